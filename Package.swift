@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+// Trailhead: a plugin-based, tool-calling agent runtime for Swift on Linux.
+// Only the toolchain and Debian's C libraries: no outside packages, no macros.
+import PackageDescription
+
+let package = Package(
+    name: "Trailhead",
+    products: [
+        .executable(name: "agent", targets: ["agent"]),
+        .executable(name: "agent-tool-host", targets: ["agent-tool-host"]),
+        .library(name: "TrailheadSchema", targets: ["TrailheadSchema"]),
+        .library(name: "TrailheadTools", targets: ["TrailheadTools"]),
+        .library(name: "TrailheadPluginKit", targets: ["TrailheadPluginKit"]),
+        // Plugins: shared libraries loaded at run time (installed into Plugins/ by `make`).
+        .library(name: "ContactsTool", type: .dynamic, targets: ["ContactsTool"]),
+        .library(name: "CalendarTool", type: .dynamic, targets: ["CalendarTool"]),
+        .library(name: "PoiTool", type: .dynamic, targets: ["PoiTool"]),
+        // A plugin for tests and benchmarks: echo, and tools that crash, hang or misbehave.
+        .library(name: "FixtureTool", type: .dynamic, targets: ["FixtureTool"]),
+    ],
+    targets: [
+        // The JSON value, schemas, validation, partial JSON, prompt rendering.
+        .target(name: "TrailheadSchema"),
+
+        // The plugin ABI (a header that plugins written anywhere compile against).
+        .target(name: "CTrailheadTool"),
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+
+        // Manifests, loading, the native binding, the isolated worker client, the registry.
+        .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
+        // What a Swift plugin author imports.
+        .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
+
+        // The command line: argument parsing and the commands, kept in a library so tests can reach it.
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
+        .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
+
+        // The bundled plugins.
+        .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
+        .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "CICal"]),
+        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
+        .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
+
+        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
+        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
+        .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

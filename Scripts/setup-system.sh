@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Debian packages Trailhead builds against or uses. Runs `apt-get update` once, and only when
+# something is missing, so a second run costs nothing.
+set -euo pipefail
+packages=(libffi-dev libsqlite3-dev libical-dev pkg-config osmium-tool python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "[setup] installing ${missing[*]}" >&2
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The bridge between `GeneratedContent` and typed Swift values.
+extension GeneratedContent: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let b = try? container.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? container.decode(Double.self) { self = .number(n) }
+        else if let s = try? container.decode(String.self) { self = .string(s) }
+        else if let a = try? container.decode([GeneratedContent].self) { self = .array(a) }
+        else if let o = try? container.decode([String: GeneratedContent].self) {
+            self = .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .number(let n): try container.encode(n)
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o): try container.encode(Dictionary(uniqueKeysWithValues: o.map { ($0.key, $0.value) }))
+        }
+    }
+}
+
+extension GeneratedContent {
+    /// The content of an `Encodable` value (keys in the order the encoder wrote them).
+    public init(encoding value: some Encodable) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try GeneratedContent(json: data)
+    }
+
+    /// A typed value decoded from this content.
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(jsonString.utf8))
+    }
+}

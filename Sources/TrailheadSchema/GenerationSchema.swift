@@ -1,0 +1,52 @@
+// CONTRACT STUB — the schema helper replaces the bodies; keep these public signatures.
+
+/// A JSON Schema in Trailhead's subset (see DESIGN.md), loaded and checked once.
+public struct GenerationSchema: Sendable, Hashable {
+    /// The schema document as given.
+    public let json: GeneratedContent
+
+    /// Loads a schema; an unsupported keyword, a malformed value, a `$ref` that does not
+    /// resolve, a `$ref` cycle, or an invalid `pattern` is an error naming the keyword and pointer.
+    public init(json: GeneratedContent) throws(SchemaError) {
+        self.json = json
+    }
+
+    /// Every violation of `instance`, in document order; empty when it is valid.
+    public func validate(_ instance: GeneratedContent) -> [SchemaViolation] { [] }
+}
+
+/// Why a schema could not be loaded.
+public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The offending keyword, when one is to blame (e.g. `patternProperties`).
+    public var keyword: String?
+    /// JSON pointer into the schema (`/properties/days/items`).
+    public var pointer: String
+    public var message: String
+
+    public init(keyword: String?, pointer: String, message: String) {
+        self.keyword = keyword
+        self.pointer = pointer
+        self.message = message
+    }
+
+    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+}
+
+/// One way an instance fails a schema.
+public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
+    /// JSON pointer into the instance (`/days/2/date`); empty for the root.
+    public var instancePointer: String
+    /// JSON pointer into the schema of the failing keyword (`/properties/days/minItems`).
+    public var schemaPointer: String
+    /// One line a model can act on ("expected exactly 3 items, got 2").
+    public var message: String
+
+    public init(instancePointer: String, schemaPointer: String, message: String) {
+        self.instancePointer = instancePointer
+        self.schemaPointer = schemaPointer
+        self.message = message
+    }
+
+    /// "/days: expected exactly 3 items, got 2"
+    public var description: String { "\(instancePointer.isEmpty ? "/" : instancePointer): \(message)" }
+}

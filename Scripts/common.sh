@@ -8,18 +8,9 @@ mkdir -p "$TRAILHEAD_CACHE"
 
 log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
 
-# pip download of one exact sdist into the cache; prints the archive's path.
+# One exact sdist from PyPI in the cache (verified by sha256); prints the archive's path.
 fetch_sdist() { # name version
-  local dir="$TRAILHEAD_CACHE/sdists"
-  mkdir -p "$dir"
-  local found
-  found=$(ls "$dir"/"$1"-"$2".tar.gz "$dir"/"${1//-/_}"-"$2".tar.gz 2>/dev/null | head -1 || true)
-  if [ -z "$found" ]; then
-    log "downloading $1==$2 (sdist)"
-    "$PY" -m pip download --quiet --no-deps --no-binary :all: --dest "$dir" "$1==$2" >&2
-    found=$(ls "$dir"/"$1"-"$2".tar.gz "$dir"/"${1//-/_}"-"$2".tar.gz 2>/dev/null | head -1)
-  fi
-  echo "$found"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/pypi-sdist.py" "$1" "$2" "$TRAILHEAD_CACHE/sdists"
 }
 
 # Verify a file's sha256 or fail naming both digests.

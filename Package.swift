@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
 
         // The bundled plugins.
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),

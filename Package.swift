@@ -33,6 +33,9 @@ let package = Package(
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
 
+        // Sessions, the agent loop and its step schema, transcripts and traces.
+        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema"]),
+
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadAgentTests", dependencies: ["TrailheadAgent", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
     ],
     swiftLanguageModes: [.v6]

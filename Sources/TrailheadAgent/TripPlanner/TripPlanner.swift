@@ -1,0 +1,109 @@
+import TrailheadSchema
+
+/// The flagship agent: plans a trip to a landmark with the points-of-interest, calendar and
+/// contacts tools, and answers with an `Itinerary` grounded in what they returned.
+public struct TripPlanner: Sendable {
+    /// A tool as the planner sees it.
+    public struct ToolInfo: Sendable {
+        public var name: String
+        public var description: String
+        public var arguments: GenerationSchema
+        public init(name: String, description: String, arguments: GenerationSchema) {
+            self.name = name
+            self.description = description
+            self.arguments = arguments
+        }
+    }
+
+    public var request: TripRequest
+    public var tools: [ToolInfo]
+    /// Copy the tools' argument schemas into the prompt. Unneeded when output is constrained
+    /// (the step schema carries them), and it costs prompt tokens: off by default.
+    public var includeSchemaInPrompt: Bool
+    public var maximumTurns: Int
+
+    public init(request: TripRequest, tools: [ToolInfo], includeSchemaInPrompt: Bool = false, maximumTurns: Int = 10) {
+        self.request = request
+        self.tools = tools
+        self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.maximumTurns = maximumTurns
+    }
+
+    /// The activity categories: the POI tool's own enum when it is enabled.
+    public var categories: [String] {
+        let fromTool = tools.first { $0.name == "findPointsOfInterest" }?
+            .arguments.json["properties"]?["category"]?["enum"]?.arrayValue?.compactMap(\.stringValue)
+        return fromTool ?? ["hike", "viewpoint", "campground", "lodging", "restaurant", "cafe", "museum",
+                            "marina", "beach", "stargazing", "landmark", "town"]
+    }
+
+    var usesContacts: Bool { tools.contains { $0.name == "searchContacts" } }
+
+    public var outputSchema: GeneratedContent {
+        Itinerary.schema(days: request.days, categories: categories, companions: usesContacts)
+    }
+
+    /// How tool results ground the final answer.
+    public static let groundingRules: [GroundingGuard.Rule] = [
+        .init(tool: "calendarFreeDays", target: ["days", "*", "date"]) { result in
+            result["freeDays"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        },
+        .init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*", "place"]) { result in
+            result["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        },
+        .init(tool: "searchContacts", target: ["companions", "*"]) { result in
+            result["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        },
+    ]
+
+    public var instructions: String {
+        var lines = [
+            "You are a trip planner. Each turn, answer with one JSON object:",
+            "{\"tool\": NAME, \"arguments\": {…}} to call a tool, or {\"final\": ITINERARY} when you have what you need.",
+            "Use only dates that the calendar reports free, places that the points-of-interest tool returned, and people the contacts tool found.",
+            "Tools:",
+        ]
+        for tool in tools {
+            var line = "- \(tool.name): \(tool.description)"
+            if includeSchemaInPrompt { line += " Arguments: \(tool.arguments.json.jsonString)" }
+            lines.append(line)
+        }
+        if includeSchemaInPrompt { lines.append("ITINERARY schema: \(outputSchema.jsonString)") }
+        lines.append("Example of a final answer (one day):")
+        lines.append(Self.example.jsonString)
+        return lines.joined(separator: "\n")
+    }
+
+    public var prompt: String {
+        var text = "Plan a \(request.days)-day trip to \(request.landmark)"
+        if tools.contains(where: { $0.name == "calendarFreeDays" }) {
+            text += " on free days between \(request.from) and \(request.to)"
+        }
+        if !request.companions.isEmpty { text += " with \(request.companions.joined(separator: ", "))" }
+        return text + "."
+    }
+
+    static let example: GeneratedContent = [
+        "final": [
+            "title": "Desert Stars Weekend",
+            "destination": "Joshua Tree National Park",
+            "description": "Boulders, Joshua trees and dark skies.",
+            "rationale": "Free weekend; short hikes suit the group.",
+            "days": [["date": "2026-03-14", "activities": [
+                ["time": "morning", "place": "Barker Dam Nature Trail", "category": "hike", "note": "Easy loop past a historic dam."],
+            ]]],
+            "companions": ["Ana"],
+        ]
+    ]
+
+    /// The state machine for one run.
+    public func makeStateMachine() -> AgentStateMachine {
+        let names = Set(tools.map(\.name))
+        return AgentStateMachine(
+            tools: tools.map { AgentStateMachine.Tool(name: $0.name, arguments: $0.arguments) },
+            outputSchema: outputSchema,
+            grounding: GroundingGuard(rules: Self.groundingRules, enabledTools: names),
+            limits: .init(maximumTurns: maximumTurns),
+            extraFinalCheck: Itinerary.check)
+    }
+}

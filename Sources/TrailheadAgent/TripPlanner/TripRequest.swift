@@ -1,0 +1,28 @@
+import Foundation
+import TrailheadSchema
+
+/// What `agent plan` was asked for.
+public struct TripRequest: Sendable {
+    public var landmark: String
+    public var days: Int
+    /// The window to look for free days in (inclusive, YYYY-MM-DD).
+    public var from: String
+    public var to: String
+    public var companions: [String]
+
+    public init(landmark: String, days: Int = 3, from: String? = nil, to: String? = nil, companions: [String] = [], today: Date = Date()) {
+        self.landmark = landmark
+        self.days = days
+        self.from = from ?? Self.day(today, plus: 1)
+        self.to = to ?? Self.day(today, plus: 60)
+        self.companions = companions
+    }
+
+    static func day(_ date: Date, plus days: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let shifted = calendar.date(byAdding: .day, value: days, to: date)!
+        let parts = calendar.dateComponents([.year, .month, .day], from: shifted)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+}

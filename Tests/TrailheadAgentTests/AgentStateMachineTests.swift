@@ -1,0 +1,113 @@
+import Testing
+import TrailheadSchema
+@testable import TrailheadAgent
+
+/// The loop's decisions, event by event, for a small trip-like session.
+@Suite struct AgentStateMachineTests {
+    let calendarArgs = try! GenerationSchema(json: [
+        "type": "object", "properties": ["start": ["type": "string"], "end": ["type": "string"]],
+        "required": ["start", "end"], "additionalProperties": false,
+    ])
+    let poiArgs = try! GenerationSchema(json: [
+        "type": "object", "properties": ["landmark": ["type": "string"], "limit": ["type": "integer", "maximum": 50]],
+        "required": ["landmark"], "additionalProperties": false,
+    ])
+
+    func machine(maximumTurns: Int = 10) -> AgentStateMachine {
+        let planner = TripPlanner(
+            request: TripRequest(landmark: "Joshua Tree National Park", days: 2, from: "2026-12-01", to: "2026-12-31"),
+            tools: [
+                .init(name: "calendarFreeDays", description: "free days", arguments: calendarArgs),
+                .init(name: "findPointsOfInterest", description: "places", arguments: poiArgs),
+            ],
+            maximumTurns: maximumTurns)
+        return planner.makeStateMachine()
+    }
+
+    let freeDays: GeneratedContent = ["timeZone": "America/Los_Angeles", "freeDays": ["2026-12-19", "2026-12-20", "2026-12-21"], "busyDays": []]
+    let places: GeneratedContent = ["landmark": ["name": "Joshua Tree National Park", "latitude": 34, "longitude": -116],
+                                    "results": [["name": "Barker Dam Nature Trail", "category": "hike", "latitude": 34.02, "longitude": -116.14, "distanceKm": 3.1]]]
+
+    func final(dates: [String], place: String = "Barker Dam Nature Trail") -> GeneratedContent {
+        ["final": [
+            "title": "T", "destination": "Joshua Tree National Park", "description": "D", "rationale": "R",
+            "days": .array(dates.map { ["date": .string($0), "activities": [["time": "morning", "place": .string(place), "category": "hike", "note": "n"]]] }),
+        ]]
+    }
+
+    @Test func firstTurnOffersOnlyToolsUntilGrounded() throws {
+        var m = machine()
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        let branches = schema["anyOf"]?.arrayValue ?? []
+        #expect(branches.count == 2)
+        #expect(!schema.jsonString.contains("\"final\""))
+    }
+
+    @Test func finalBeforeToolsAnsweredIsRepaired() {
+        var m = machine()
+        _ = m.start()
+        let action = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-20"]), text: "")
+        guard case .repair(2, let message, _, false) = action else { Issue.record("expected repair, got \(action)"); return }
+        #expect(message.contains("calendarFreeDays"))
+        #expect(message.contains("findPointsOfInterest"))
+    }
+
+    @Test func aValidCallRunsAndItsOutputGroundsTheFinalBranch() throws {
+        var m = machine()
+        _ = m.start()
+        let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
+        #expect(m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "") == .runTools(turn: 1, calls: [cal]))
+        guard case .generate(2, let schema2, false) = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)]) else { Issue.record("expected generate"); return }
+        #expect(!schema2.jsonString.contains("\"final\""), "POIs are still missing")
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
+        #expect(m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 2, calls: [poi]))
+        guard case .generate(3, let schema3, false) = m.toolsFinished([.init(call: poi, result: places, error: nil)]) else { Issue.record("expected generate"); return }
+        // The final branch is offered, with dates and places narrowed to the tools' values.
+        let step = try GenerationSchema(json: schema3)
+        #expect(step.validate(final(dates: ["2026-12-19", "2026-12-20"])).isEmpty)
+        #expect(!step.validate(final(dates: ["2026-12-19", "2026-12-25"])).isEmpty, "an invented date is outside the enum")
+        #expect(!step.validate(final(dates: ["2026-12-19", "2026-12-20"], place: "Made-up Falls")).isEmpty)
+        guard case .finish(_, turns: 3) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-20"]), text: "") else { Issue.record("expected finish"); return }
+    }
+
+    @Test func invalidArgumentsUnknownToolsAndRepeatsAreFedBack() {
+        var m = machine()
+        _ = m.start()
+        guard case .repair(_, let badArgs, _, _) = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": ["landmark": "X", "limit": 500]], text: "") else { Issue.record("expected repair"); return }
+        #expect(badArgs.contains("/limit"))
+        guard case .repair(_, let unknown, _, _) = m.modelAnswered(["tool": "weather", "arguments": [:]], text: "") else { Issue.record("expected repair"); return }
+        #expect(unknown.contains("unknown tool \"weather\""))
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "X"])
+        #expect(m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 3, calls: [poi]))
+        _ = m.toolsFinished([.init(call: poi, result: places, error: nil)])
+        guard case .repair(_, let repeated, _, _) = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") else { Issue.record("expected repair"); return }
+        #expect(repeated.contains("already called"))
+    }
+
+    @Test func repairsAreBounded() {
+        var m = machine()
+        _ = m.start()
+        var last: AgentStateMachine.Action = .fail("")
+        for _ in 0..<4 { last = m.modelAnswered(nil, text: "not json") }
+        guard case .fail(let message) = last else { Issue.record("expected fail, got \(last)"); return }
+        #expect(message.contains("repair"))
+    }
+
+    @Test func atTheTurnLimitOnlyTheFinalBranchIsOffered() {
+        var m = machine(maximumTurns: 2)
+        _ = m.start()
+        let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
+        _ = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "")
+        guard case .generate(2, let schema, true) = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)]) else { Issue.record("expected final-only turn"); return }
+        #expect(schema["properties"]?["final"] != nil, "only the final branch: \(schema.jsonString.prefix(200))")
+        guard case .repair(_, let message, _, true) = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "") else { Issue.record("expected repair"); return }
+        #expect(message.contains("final answer"))
+    }
+
+    @Test func finalDatesMustBeDistinct() {
+        var m = machine(maximumTurns: 1)
+        guard case .generate(1, _, true) = m.start() else { Issue.record("expected final-only"); return }
+        guard case .repair(_, let message, _, _) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-19"]), text: "") else { Issue.record("expected repair"); return }
+        #expect(message.contains("different date"))
+    }
+}

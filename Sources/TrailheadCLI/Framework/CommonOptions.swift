@@ -41,4 +41,9 @@ public enum CommonOptions {
 public struct PluginFolders: Sendable, Equatable {
     public var plugins: String
     public var manifests: String
+
+    public init(plugins: String, manifests: String) {
+        self.plugins = plugins
+        self.manifests = manifests
+    }
 }

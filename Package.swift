@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadAgent"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
         .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),

@@ -55,6 +55,21 @@ extension PartialJSONParser {
         private func sequenceLength(_ lead: UInt8) -> Int { lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2 }
     }
 
+    /// Takes the run of plain ASCII characters starting at `start` in one step (the common case
+    /// inside strings); returns where the run ends.
+    mutating func consumePlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard string.utf8Remaining == 0, case .none = string.escape else { return start }
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+            end += 1
+        }
+        string.pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        byteCount += end - start
+        return end
+    }
+
     /// One byte inside a string.
     mutating func consumeStringByte(_ byte: UInt8) throws(JSONSyntaxError) {
         if string.utf8Remaining > 0 {

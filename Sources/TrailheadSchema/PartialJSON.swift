@@ -54,16 +54,38 @@ public struct PartialJSONParser: Sendable {
 
     /// Feeds the next piece of the text.
     public mutating func append(_ text: String) throws(JSONSyntaxError) {
-        try append(bytes: text.utf8)
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result<Void, JSONSyntaxError> { () throws(JSONSyntaxError) in try append(contiguous: buffer) }
+        }
+        try result.get()
     }
 
     /// Feeds the next bytes of UTF-8 text; a chunk may end anywhere, even inside a character.
-    public mutating func append(bytes: some Sequence<UInt8>) throws(JSONSyntaxError) {
+    public mutating func append(bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result<Void, JSONSyntaxError> { () throws(JSONSyntaxError) in try append(contiguous: buffer) }
+        }
+        if let result { return try result.get() }
+        let copy = Array(bytes)
+        try copy.withUnsafeBufferPointer { buffer in
+            Result<Void, JSONSyntaxError> { () throws(JSONSyntaxError) in try append(contiguous: buffer) }
+        }.get()
+    }
+
+    private mutating func append(contiguous bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
         if let failure { throw failure }
         if ended { throw fail("unexpected content after the end of input was declared") }
         if provisionalInstalled { removeProvisionalValues() }
         do {
-            for byte in bytes { try consume(byte) }
+            var index = 0
+            while index < bytes.count {
+                if mode == .string { index = consumePlainRun(bytes, from: index) }
+                if index < bytes.count {
+                    try consume(bytes[index])
+                    index += 1
+                }
+            }
             string.flush()
         } catch {
             failure = error

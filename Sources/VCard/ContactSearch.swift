@@ -88,7 +88,7 @@ public struct ContactSearch: Sendable {
     }
 
     private static let fillerWords: Set<String> = [
-        "in", "at", "from", "of", "the", "a", "an", "my", "who", "lives", "live", "living", "with", "friend",
+        "in", "at", "from", "of", "the", "a", "an", "my", "who", "lives", "live", "living", "with",
         "contact", "contacts", "people", "person",
     ]
 

@@ -28,15 +28,17 @@ enum LogicalLines {
 
         forEachPhysicalLine(bytes) { number, line in
             if var current = pending {
-                if let first = line.first, first == space || first == tab {
-                    current.bytes.append(contentsOf: line.dropFirst())
-                    pending = current
-                    return
-                }
                 if pendingKind == .unknown { pendingKind = PendingKind.of(current.bytes) }
+                // A soft line break comes first: the next line is the value's continuation,
+                // leading whitespace included (RFC 2045), not an RFC 2426 fold.
                 if pendingKind == .quotedPrintable, current.bytes.last == equals, !line.isEmpty {
                     current.bytes.removeLast()
                     current.bytes.append(contentsOf: line)
+                    pending = current
+                    return
+                }
+                if let first = line.first, first == space || first == tab {
+                    current.bytes.append(contentsOf: line.dropFirst())
                     pending = current
                     return
                 }
@@ -79,7 +81,8 @@ enum LogicalLines {
         case unknown, plain, quotedPrintable, base64
 
         static func of(_ line: [UInt8]) -> PendingKind {
-            guard let colon = ContentLineParser.valueSeparatorIndex(in: line[...]) else { return .plain }
+            // Parameters folded onto the next line: decide once they are all there.
+            guard let colon = ContentLineParser.valueSeparatorIndex(in: line[...]) else { return .unknown }
             let head = String(decoding: line[..<colon], as: UTF8.self).uppercased()
             if head.contains("QUOTED-PRINTABLE") { return .quotedPrintable }
             if head.contains("BASE64") || head.contains("ENCODING=B") { return .base64 }

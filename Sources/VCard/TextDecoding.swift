@@ -21,7 +21,8 @@ enum TextDecoding {
             return Decoded(text: latin1(bytes))
         case "windows-1252", "cp1252", "cp-1252", "x-cp1252":
             return Decoded(text: windows1252(bytes))
-        case let other?:
+        case .some:
+            let other = charset!.trimmingSpaces
             if let text = String(validating: bytes, as: UTF8.self) {
                 return Decoded(text: text, fallback: bytes.allSatisfy({ $0 < 0x80 }) ? nil : "unsupported CHARSET=\(other); read as UTF-8")
             }

@@ -40,12 +40,10 @@ final class ContactBook: @unchecked Sendable {
         guard let path, let old else {
             throw ToolFailure("the contacts plugin was not opened with a contacts file")
         }
-        guard let stamp = Self.stamp(path), stamp != old.stamp else {
-            if Self.stamp(path) == nil {
-                return (old, "contacts file \(path) is gone; showing the contacts read before")
-            }
-            return (old, nil)
+        guard let stamp = Self.stamp(path) else {
+            return (old, "contacts file \(path) is gone; showing the contacts read before")
         }
+        if stamp == old.stamp { return (old, nil) }
         do {
             let fresh = try Self.load(path)
             lock.withLock { self.snapshot = fresh }

@@ -28,21 +28,27 @@ struct CardSplitter {
 
     mutating func consume(_ line: LogicalLine) {
         let marker = Self.marker(line)
-        switch (state, marker) {
-        case (.outside, .begin):
-            state = .inside(OpenCard(startLine: line.number))
-        case (.outside, .end):
-            result.warnings.append(VCardWarning(line: line.number, message: "END:VCARD without BEGIN:VCARD; ignored"))
-        case (.outside, .none):
-            if strayLines == 0 { firstStrayLine = line.number }
-            strayLines += 1
-        case (.inside(let card), .begin):
+        guard case .inside(var card) = state else {
+            switch marker {
+            case .begin:
+                state = .inside(OpenCard(startLine: line.number))
+            case .end:
+                result.warnings.append(VCardWarning(line: line.number, message: "END:VCARD without BEGIN:VCARD; ignored"))
+            case nil:
+                if strayLines == 0 { firstStrayLine = line.number }
+                strayLines += 1
+            }
+            return
+        }
+        // Take the card out of `state` so appending to its properties does not copy them.
+        state = .outside
+        switch marker {
+        case .begin:
             skip(card, because: "no END:VCARD before the next BEGIN:VCARD at line \(line.number)")
             state = .inside(OpenCard(startLine: line.number))
-        case (.inside(let card), .end):
+        case .end:
             finishCard(card)
-            state = .outside
-        case (.inside(var card), .none):
+        case nil:
             do {
                 card.properties.append(try ContentLineParser.parse(line))
             } catch {
@@ -95,7 +101,11 @@ struct CardSplitter {
 
     /// `BEGIN:VCARD` / `END:VCARD`, case-insensitive and with an optional group (`home.begin:vcard`).
     private static func marker(_ line: LogicalLine) -> Marker? {
-        guard line.bytes.count <= 40 else { return nil }
+        // Cheap test first: this runs for every line.
+        guard line.bytes.count <= 40,
+              let last = line.bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }),
+              line.bytes[last] | 0x20 == UInt8(ascii: "d")
+        else { return nil }
         var text = String(decoding: line.bytes, as: UTF8.self).trimmingSpaces.uppercased()
         guard text.hasSuffix(":VCARD") else { return nil }
         text.removeLast(":VCARD".count)

@@ -93,7 +93,7 @@ enum ContentLineParser {
         if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
             value = String(value.dropFirst().dropLast())
         }
-        guard value.contains("^") else { return value }
+        guard value.utf8.contains(UInt8(ascii: "^")) else { return value }
         var result = ""
         var iterator = value.makeIterator()
         while let character = iterator.next() {

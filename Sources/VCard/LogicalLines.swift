@@ -83,9 +83,10 @@ enum LogicalLines {
         static func of(_ line: [UInt8]) -> PendingKind {
             // Parameters folded onto the next line: decide once they are all there.
             guard let colon = ContentLineParser.valueSeparatorIndex(in: line[...]) else { return .unknown }
-            let head = String(decoding: line[..<colon], as: UTF8.self).uppercased()
-            if head.contains("QUOTED-PRINTABLE") { return .quotedPrintable }
-            if head.contains("BASE64") || head.contains("ENCODING=B") { return .base64 }
+            // Byte search, not String.contains: this runs for most lines of a file.
+            let head = line[..<colon].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            if head.contains(ascii: "QUOTED-PRINTABLE") { return .quotedPrintable }
+            if head.contains(ascii: "BASE64") || head.contains(ascii: "ENCODING=B") { return .base64 }
             return .plain
         }
     }
@@ -104,5 +105,16 @@ private func isBase64Character(_ byte: UInt8) -> Bool {
         true
     default:
         false
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the ASCII text `needle` occurs in these bytes.
+    fileprivate func contains(ascii needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard pattern.count <= count else { return false }
+        return (0...(count - pattern.count)).contains { start in
+            pattern.indices.allSatisfy { self[start + $0] == pattern[$0] }
+        }
     }
 }

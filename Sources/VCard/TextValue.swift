@@ -3,7 +3,7 @@
 enum TextValue {
     /// `a\,b` → `a,b`, `line\nline` → two lines. An unknown escape (`\:`) keeps its character.
     static func unescape(_ text: some StringProtocol) -> String {
-        guard text.contains("\\") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
         var result = ""
         var iterator = text.makeIterator()
         while let character = iterator.next() {
@@ -18,22 +18,26 @@ enum TextValue {
     }
 
     /// Splits on `separator` where it is not escaped; the pieces keep their escapes.
-    static func split(_ text: String, on separator: Character) -> [Substring] {
+    static func split(_ text: String, on separator: Unicode.Scalar) -> [Substring] {
+        // Separators and backslash are ASCII, and UTF-8 never uses ASCII bytes inside a
+        // multi-byte character, so walking bytes is safe (and much faster than Characters).
+        let utf8 = text.utf8
+        let separator = UInt8(ascii: separator)
         var pieces: [Substring] = []
-        var start = text.startIndex
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "\\" {
-                index = text.index(after: index)
-                if index < text.endIndex { index = text.index(after: index) }
+        var start = utf8.startIndex
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\\") {
+                index = utf8.index(after: index)
+                if index < utf8.endIndex { index = utf8.index(after: index) }
                 continue
             }
-            if character == separator {
+            if byte == separator {
                 pieces.append(text[start..<index])
-                start = text.index(after: index)
+                start = utf8.index(after: index)
             }
-            index = text.index(after: index)
+            index = utf8.index(after: index)
         }
         pieces.append(text[start...])
         return pieces

@@ -3,11 +3,12 @@
 /// Matching rules, chosen so a model's short queries do what it means:
 /// - Text is folded (case and accents): "jose" finds "José", "zurich" finds "Zürich".
 /// - A query word matches the start of a word in a contact's name, nicknames, organization,
-///   cities, regions, countries, groups (CATEGORIES) or note: "ben" finds "Benjamin", not "Reuben".
+///   cities, regions, countries, groups (CATEGORIES), note or email addresses: "ben" finds
+///   "Benjamin", not "Reuben".
 /// - Every word of a query must match somewhere in the contact (AND), except that `,`, `;`,
 ///   `/`, `&`, and the words "and"/"or" separate alternatives (OR): "Ana, Ben" and "Ana and Ben"
-///   find both people. A handful of filler words ("in", "from", "my", "the"…) are ignored when
-///   the query has other words.
+///   find both people. Filler words ("in", "from", "my", "the"…) and single letters are ignored
+///   when the query has other words.
 /// - An empty query or `*` lists everyone.
 /// - Results rank by how well they match (a whole name word beats a name prefix beats another
 ///   field), then alphabetically; at most `limit` are returned and `omitted` counts the rest.
@@ -82,7 +83,8 @@ public struct ContactSearch: Sendable {
         }
         if !current.isEmpty { alternatives.append(current) }
         return alternatives.map { words in
-            let meaningful = words.filter { !fillerWords.contains($0) }
+            // Single letters ("Ana's" → "ana", "s") say nothing either.
+            let meaningful = words.filter { !fillerWords.contains($0) && $0.count > 1 }
             return meaningful.isEmpty ? words : meaningful
         }
     }
@@ -118,6 +120,7 @@ private struct IndexedContact: Sendable {
         }
         other += contact.categories.flatMap(SearchFolding.words)
         other += SearchFolding.words(contact.note ?? "") + SearchFolding.words(contact.organization ?? "")
+        other += contact.emails.flatMap { SearchFolding.words($0.value) }
         otherWords = other
         groupKeys = Set(contact.categories.map(ContactSearch.groupKey))
         sortKey = SearchFolding.fold(contact.formattedName)

@@ -57,6 +57,8 @@ struct ContactSearchTests {
         #expect(names("japan") == ["Emi Tanaka"])                       // country
         #expect(names("family") == ["Chloé Martin", "Frank Müller", "Hannah Becker"])  // groups
         #expect(names("friends in Los Angeles") == ["Ana Lima"])        // filler word "in" ignored
+        #expect(names("Ana's") == ["Ana Lima"])                         // single letters ignored
+        #expect(names("grace.kim@example.com") == ["Grace Kim"])        // email addresses
     }
 
     @Test func wordsMatchTheStartOfWords() {

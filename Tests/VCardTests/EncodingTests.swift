@@ -81,3 +81,29 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Damaged versions of real files never crash the reader, and every card is either read or
+/// reported.
+@Suite("damaged vCard files")
+struct DamagedFileTests {
+    @Test func mutatedSampleFilesNeverCrash() throws {
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestFiles.sampleContacts)))
+        let interesting: [UInt8] = Array("\r\n:;=,\\\" \t.".utf8) + [0xC3, 0xFF, 0x00]
+        var generator = SeededGenerator(seed: 7)
+        for round in 0..<300 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes[position] = interesting.randomElement(using: &generator)!
+                case 1: bytes.insert(interesting.randomElement(using: &generator)!, at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            if round % 10 == 0 { bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator))) }
+            let result = VCardReader.read(Data(bytes))
+            #expect(result.contacts.count <= 12 + 12)  // damage can split a card, never invent many
+            #expect(result.contacts.allSatisfy { !$0.formattedName.isEmpty })
+        }
+    }
+}

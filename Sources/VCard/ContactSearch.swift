@@ -128,14 +128,16 @@ private struct IndexedContact: Sendable {
 
     /// nil unless every word matches; otherwise higher for better matches
     /// (3 a whole name word, 2 the start of a name word, 1 the start of another word).
+    /// Both sides are folded the same way, so comparing bytes is enough (and much faster than
+    /// `hasPrefix`, which compares by canonical equivalence).
     func score(for words: [String]) -> Int? {
         var total = 0
         for word in words {
             if nameWords.contains(word) {
                 total += 3
-            } else if nameWords.contains(where: { $0.hasPrefix(word) }) {
+            } else if nameWords.contains(where: { $0.utf8.starts(with: word.utf8) }) {
                 total += 2
-            } else if otherWords.contains(where: { $0.hasPrefix(word) }) {
+            } else if otherWords.contains(where: { $0.utf8.starts(with: word.utf8) }) {
                 total += 1
             } else {
                 return nil

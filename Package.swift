@@ -40,7 +40,9 @@ let package = Package(
         .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
 
         // The bundled plugins.
-        .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
+        // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
+        .target(name: "VCard"),
+        .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit", "VCard"]),
         .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "CICal"]),
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,23 +52,30 @@ enum Describe {
 
 /// Picks the alternative of a failed `anyOf`/`oneOf` to blame. An alternative whose type does
 /// not fit the value, or whose `const`/`enum` fails on the value or one of its members (a
-/// discriminator such as `"tool": "calendar"`), is probably not the one meant; among the others,
-/// the one with fewest violations wins, if it is alone.
+/// discriminator such as `"tool": "calendar"`), is probably not the one meant. Among the others,
+/// the one missing fewest required members of the value itself, then with fewest violations,
+/// wins, if it is alone; otherwise nobody is blamed and the caller summarises.
 enum AlternativeRanking {
     static func closest(_ outcomes: [[SchemaViolation]], at here: String) -> Int? {
+        func depth(_ v: SchemaViolation) -> Int? {
+            guard v.instancePointer.hasPrefix(here) else { return nil }
+            return v.instancePointer.dropFirst(here.count).filter { $0 == "/" }.count
+        }
+        func keyword(_ v: SchemaViolation) -> Substring { v.schemaPointer.split(separator: "/").last ?? "" }
         func disqualifies(_ v: SchemaViolation) -> Bool {
-            guard v.instancePointer.hasPrefix(here) else { return false }
-            let depth = v.instancePointer.dropFirst(here.count).filter { $0 == "/" }.count
-            let keyword = v.schemaPointer.split(separator: "/").last ?? ""
-            switch keyword {
+            guard let depth = depth(v) else { return false }
+            switch keyword(v) {
             case "type": return depth == 0
             case "const", "enum": return depth <= 1
             default: return false
             }
         }
+        func score(_ i: Int) -> (missing: Int, total: Int) {
+            (outcomes[i].filter { keyword($0) == "required" && depth($0) == 0 }.count, outcomes[i].count)
+        }
         let plausible = outcomes.indices.filter { !outcomes[$0].contains(where: disqualifies) }
-        guard let fewest = plausible.map({ outcomes[$0].count }).min() else { return nil }
-        let best = plausible.filter { outcomes[$0].count == fewest }
-        return best.count == 1 ? best[0] : nil
+        guard let best = plausible.min(by: { score($0) < score($1) }) else { return nil }
+        let ties = plausible.filter { score($0) == score(best) }
+        return ties.count == 1 ? best : nil
     }
 }

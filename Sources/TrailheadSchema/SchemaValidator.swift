@@ -5,17 +5,16 @@ struct SchemaValidator {
     let nodes: [SchemaNode]
     let collecting: Bool
     private(set) var violations: [SchemaViolation] = []
-    private var path: [PathToken]
+    private var path: [PathToken] = []
 
     enum PathToken {
         case key(String)
         case index(Int)
     }
 
-    init(nodes: [SchemaNode], collecting: Bool, path: [PathToken] = []) {
+    init(nodes: [SchemaNode], collecting: Bool) {
         self.nodes = nodes
         self.collecting = collecting
-        self.path = path
     }
 
     var instancePointer: String {
@@ -220,18 +219,43 @@ struct SchemaValidator {
             valid = false
             guard collecting else { return false }
         }
-        if !node.anyOf.isEmpty, !node.anyOf.contains(where: { passes($0, value) }) {
-            valid = false
-            guard collecting else { return false }
-            reportAlternatives(node.anyOf, at: node.at("anyOf"), value)
+        if !node.anyOf.isEmpty {
+            if collecting {
+                // One collecting run per alternative (stopping at the first that passes) rather
+                // than a quick pass first: with recursive schemas the quick pass would be
+                // repeated at every level of a deep instance.
+                var outcomes: [[SchemaViolation]] = []
+                for branch in node.anyOf {
+                    let outcome = trial(branch, value)
+                    if outcome.isEmpty { outcomes = []; break }
+                    outcomes.append(outcome)
+                }
+                if !outcomes.isEmpty {
+                    valid = false
+                    reportAlternatives(node.anyOf, outcomes, at: node.at("anyOf"), value)
+                }
+            } else if !node.anyOf.contains(where: { passes($0, value) }) {
+                return false
+            }
         }
         if !node.oneOf.isEmpty {
-            let passing = node.oneOf.indices.filter { passes(node.oneOf[$0], value) }
+            var outcomes: [[SchemaViolation]] = []
+            var passing: [Int] = []
+            for (i, branch) in node.oneOf.enumerated() {
+                if collecting {
+                    let outcome = trial(branch, value)
+                    if outcome.isEmpty { passing.append(i) }
+                    outcomes.append(outcome)
+                } else if passes(branch, value) {
+                    passing.append(i)
+                    if passing.count > 1 { return false }
+                }
+            }
             if passing.count != 1 {
                 valid = false
                 guard collecting else { return false }
                 if passing.isEmpty {
-                    reportAlternatives(node.oneOf, at: node.at("oneOf"), value)
+                    reportAlternatives(node.oneOf, outcomes, at: node.at("oneOf"), value)
                 } else {
                     let which = passing.map(String.init).joined(separator: ", ")
                     _ = report(node.at("oneOf"), "matches \(passing.count) of the \(node.oneOf.count) alternatives (\(which)); expected exactly one")
@@ -252,16 +276,27 @@ struct SchemaValidator {
         return quick.check(index, value)
     }
 
+    /// The violations of node `index` against `value`, without keeping them.
+    private mutating func trial(_ index: Int, _ value: GeneratedContent) -> [SchemaViolation] {
+        let mark = violations.count
+        _ = check(index, value)
+        let outcome = Array(violations[mark...])
+        violations.removeSubrange(mark...)
+        return outcome
+    }
+
     /// None of the alternatives matched: report the violations of the one alternative that is
-    /// plainly closest (no type/const/enum mismatch and fewest violations), else a summary.
-    private mutating func reportAlternatives(_ branches: [Int], at schemaPointer: String, _ value: GeneratedContent) {
-        var outcomes: [[SchemaViolation]] = []
-        for branch in branches {
-            var sub = SchemaValidator(nodes: nodes, collecting: true, path: path)
-            _ = sub.check(branch, value)
-            outcomes.append(sub.violations)
-        }
+    /// plainly closest (see `AlternativeRanking`), else a summary.
+    private mutating func reportAlternatives(
+        _ branches: [Int], _ outcomes: [[SchemaViolation]], at schemaPointer: String, _ value: GeneratedContent
+    ) {
         let here = instancePointer
+        // Alternatives that are plain constants read best as one list of allowed values.
+        let constants = branches.compactMap { nodes[$0].constValue }
+        if constants.count == branches.count, outcomes.allSatisfy({ $0.count == 1 && $0[0].instancePointer == here }) {
+            _ = report(schemaPointer, Describe.enumMismatch(constants, value))
+            return
+        }
         if let closest = AlternativeRanking.closest(outcomes, at: here) {
             violations += outcomes[closest]
             return

@@ -23,25 +23,51 @@ enum DecimalMultiple {
         return a % d == 0
     }
 
+    private static let powersOfTen: [Double] = (0...17).map { pow10($0) }
+    private static func pow10(_ k: Int) -> Double { var p = 1.0; for _ in 0..<k { p *= 10 }; return p }
+
     /// The shortest decimal form of a positive finite double: significand and power of ten.
     static func decimal(_ x: Double) -> (UInt64, Int)? {
-        let text = x.description  // "0.0075", "1e-05", "1.5e+308", "12391239123.0"
-        let parts = text.split(separator: "e", maxSplits: 1)
-        var exponent = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
-        var digits = ""
+        // Fast path, no text: the fewest decimals k such that m / 10^k gives back x exactly
+        // (10^k and m < 2^53 are exact doubles, so that division is correctly rounded).
+        if x < 9_007_199_254_740_992 {
+            for k in 0...17 {
+                let scaled = (x * powersOfTen[k]).rounded()
+                guard scaled < 9_007_199_254_740_992 else { break }
+                if scaled / powersOfTen[k] == x { return stripZeros(UInt64(scaled), -k) }
+            }
+        }
+        return parse(x.description)  // "1e-05", "1.5e+308", "1.2345678901234567e-07"
+    }
+
+    private static func stripZeros(_ significand: UInt64, _ exponent: Int) -> (UInt64, Int) {
+        var (m, e) = (significand, exponent)
+        while m != 0, m % 10 == 0 { m /= 10; e += 1 }
+        return (m, e)
+    }
+
+    private static func parse(_ text: String) -> (UInt64, Int)? {
+        var significand: UInt64 = 0
+        var exponent = 0
         var seenPoint = false
-        for c in parts[0] {
-            if c == "." { seenPoint = true; continue }
-            guard c.isASCII, c.isNumber else { return nil }
-            digits.append(c)
-            if seenPoint { exponent -= 1 }
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first {
+            utf8 = utf8.dropFirst()
+            switch byte {
+            case UInt8(ascii: "."): seenPoint = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let (times10, o1) = significand.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                if o1 || o2 { return nil }
+                significand = sum
+                if seenPoint { exponent -= 1 }
+            case UInt8(ascii: "e"):
+                guard let e = Int(String(decoding: utf8, as: UTF8.self)) else { return nil }
+                return stripZeros(significand, exponent + e)
+            default: return nil
+            }
         }
-        while digits.count > 1, digits.hasSuffix("0") {
-            digits.removeLast()
-            exponent += 1
-        }
-        guard let significand = UInt64(digits) else { return nil }
-        return (significand, exponent)
+        return stripZeros(significand, exponent)
     }
 
     private static func mulmod(_ x: UInt64, _ y: UInt64, _ m: UInt64) -> UInt64 {

@@ -183,7 +183,7 @@ struct SchemaValidator {
 
     private mutating func checkNumber(_ node: SchemaNode, _ n: Double) -> Bool {
         var valid = true
-        let got = Describe.number(n)
+        var got: String { Describe.number(n) }
         if let bound = node.minimum, n < bound {
             valid = false
             guard report(node.at("minimum"), "expected at least \(Describe.number(bound)), got \(got)") else { return false }

@@ -64,9 +64,14 @@ struct PromptRenderer {
         return renderBody(nodes[index])
     }
 
-    /// A `$ref`: by name when the target is named, else inline.
+    /// Past this many nested schemas a reference is written by name and defined afterwards,
+    /// so a long chain of `$ref`s cannot exhaust the stack.
+    static let maximumInlineDepth = 64
+
+    /// A `$ref`: by name when the target is named (or the nesting is deep), else inline.
     private mutating func renderReference(_ target: Int) -> String {
-        guard named.contains(target) || stack.contains(target) else { return render(target) }
+        let inline = !named.contains(target) && !stack.contains(target) && stack.count < Self.maximumInlineDepth
+        guard !inline else { return render(target) }
         if target != 0 { definitionQueue.append(target) }
         if stack.contains(target) { recursive.insert(target) }
         return label(target)

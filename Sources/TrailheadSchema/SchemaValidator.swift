@@ -6,6 +6,13 @@ struct SchemaValidator {
     let collecting: Bool
     private(set) var violations: [SchemaViolation] = []
     private var path: [PathToken] = []
+    /// How many schema applications are open on the call stack.
+    private var depth = 0
+
+    /// Instances are at most `GeneratedContent.maximumDepth` deep and a schema cannot loop on
+    /// one value, but a long chain of `$ref`s at every level could still exhaust the stack:
+    /// past this many nested applications validation stops with a violation instead.
+    static let maximumApplicationDepth = 4 * GeneratedContent.maximumDepth
 
     enum PathToken {
         case key(String)
@@ -38,6 +45,12 @@ struct SchemaValidator {
     /// Whether `value` satisfies node `index` (recording violations when collecting).
     mutating func check(_ index: Int, _ value: GeneratedContent) -> Bool {
         let node = nodes[index]
+        guard depth < Self.maximumApplicationDepth else {
+            _ = report(node.pointer, "too deeply nested to validate (more than \(Self.maximumApplicationDepth) schemas applied in a chain)")
+            return false
+        }
+        depth += 1
+        defer { depth -= 1 }
         if let constant = node.constant {
             if !constant { _ = report(node.pointer, "no value is allowed here, got \(Describe.brief(value))") }
             return constant

@@ -87,6 +87,30 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(try GeneratedContent(json: content.jsonString), content)
     }
 
+    /// 5,000 `$defs` each referring to the next: loads (the chain is wide, not deep, in JSON),
+    /// and validation stops with a violation rather than running out of stack.
+    static func exerciseLongReferenceChain() throws {
+        var defs = JSONObject()
+        for i in 0..<5_000 { defs["d\(i)"] = ["$ref": .string("#/$defs/d\(i + 1)")] }
+        defs["d5000"] = ["type": "integer"]
+        let schema = try GenerationSchema(json: ["$defs": .object(defs), "$ref": "#/$defs/d0"])
+        let violations = schema.validate(1)
+        XCTAssertEqual(violations.count, 1)
+        XCTAssertTrue(violations.first?.message.hasPrefix("too deeply nested to validate") == true, "\(violations)")
+        XCTAssertFalse(schema.isValid(1))
+        let prompt = schema.promptDescription
+        XCTAssertTrue(prompt.hasPrefix("d63\nwhere d63 := d127\nand d127 := "), "<\(prompt.prefix(80))>")
+        XCTAssertTrue(prompt.hasSuffix("and d4991 := integer"), "<\(prompt.suffix(80))>")
+    }
+
+    func testLongReferenceChainOnTheMainThread() throws {
+        try Self.exerciseLongReferenceChain()
+    }
+
+    func testLongReferenceChainInATask() async throws {
+        try await Task.detached { try BadInputTests.exerciseLongReferenceChain() }.value
+    }
+
     func testFiveHundredLevelsOnTheMainThread() throws {
         try Self.exerciseDeepDocument()
     }

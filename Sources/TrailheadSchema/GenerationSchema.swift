@@ -18,14 +18,14 @@ public struct GenerationSchema: Sendable, Hashable {
     /// Every violation of `instance`, in document order; empty when it is valid.
     public func validate(_ instance: GeneratedContent) -> [SchemaViolation] {
         var validator = SchemaValidator(nodes: compiled.nodes, collecting: true)
-        _ = validator.check(0, instance)
+        _ = validator.validateDocument(instance)
         return validator.violations
     }
 
     /// Whether `instance` is valid; cheaper than `validate(_:)` as it stops at the first violation.
     public func isValid(_ instance: GeneratedContent) -> Bool {
         var validator = SchemaValidator(nodes: compiled.nodes, collecting: false)
-        return validator.check(0, instance)
+        return validator.validateDocument(instance)
     }
 
     /// The keywords of Trailhead's subset; any other keyword is refused when a schema loads.

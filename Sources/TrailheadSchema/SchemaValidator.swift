@@ -8,6 +8,9 @@ struct SchemaValidator {
     private var path: [PathToken] = []
     /// How many schema applications are open on the call stack.
     private var depth = 0
+    /// Set once the depth limit was hit anywhere (even under `not`, whose outcome it would
+    /// otherwise flip): the instance is then invalid, whatever the branches said.
+    private(set) var exceededDepth = false
 
     /// Instances are at most `GeneratedContent.maximumDepth` deep and a schema cannot loop on
     /// one value, but a long chain of `$ref`s at every level could still exhaust the stack:
@@ -22,6 +25,14 @@ struct SchemaValidator {
     init(nodes: [SchemaNode], collecting: Bool) {
         self.nodes = nodes
         self.collecting = collecting
+    }
+
+    /// A quick validator nested in this one: it inherits the depth, so `not` inside `not`
+    /// along a `$ref` chain is bounded too.
+    private init(nestedIn outer: SchemaValidator) {
+        self.nodes = outer.nodes
+        self.collecting = false
+        self.depth = outer.depth
     }
 
     var instancePointer: String {
@@ -46,7 +57,8 @@ struct SchemaValidator {
     mutating func check(_ index: Int, _ value: GeneratedContent) -> Bool {
         let node = nodes[index]
         guard depth < Self.maximumApplicationDepth else {
-            _ = report(node.pointer, "too deeply nested to validate (more than \(Self.maximumApplicationDepth) schemas applied in a chain)")
+            exceededDepth = true
+            _ = report(node.pointer, Self.tooDeepMessage)
             return false
         }
         depth += 1
@@ -284,10 +296,25 @@ struct SchemaValidator {
     }
 
     /// Quick yes/no check of another node against the same value.
-    private func passes(_ index: Int, _ value: GeneratedContent) -> Bool {
-        var quick = SchemaValidator(nodes: nodes, collecting: false)
-        return quick.check(index, value)
+    private mutating func passes(_ index: Int, _ value: GeneratedContent) -> Bool {
+        var quick = SchemaValidator(nestedIn: self)
+        let passed = quick.check(index, value)
+        if quick.exceededDepth { exceededDepth = true }
+        return passed
     }
+
+    /// The outcome of validating a whole document from node `index`.
+    mutating func validateDocument(_ value: GeneratedContent, from index: Int = 0) -> Bool {
+        let passed = check(index, value)
+        guard exceededDepth else { return passed }
+        if collecting, !violations.contains(where: { $0.message.hasPrefix(Self.tooDeep) }) {
+            violations.append(SchemaViolation(instancePointer: "", schemaPointer: "", message: Self.tooDeepMessage))
+        }
+        return false
+    }
+
+    static let tooDeep = "too deeply nested to validate"
+    static var tooDeepMessage: String { "\(tooDeep) (more than \(maximumApplicationDepth) schemas applied in a chain)" }
 
     /// The violations of node `index` against `value`, without keeping them.
     private mutating func trial(_ index: Int, _ value: GeneratedContent) -> [SchemaViolation] {

@@ -101,6 +101,14 @@ final class BadInputTests: XCTestCase {
         let prompt = schema.promptDescription
         XCTAssertTrue(prompt.hasPrefix("d63\nwhere d63 := d127\nand d127 := "), "<\(prompt.prefix(80))>")
         XCTAssertTrue(prompt.hasSuffix("and d4991 := integer"), "<\(prompt.suffix(80))>")
+
+        // The same chain through `not`, whose checks run in nested quick validators.
+        var negations = JSONObject()
+        for i in 0..<5_000 { negations["d\(i)"] = ["not": ["not": ["$ref": .string("#/$defs/d\(i + 1)")]]] }
+        negations["d5000"] = ["type": "integer"]
+        let negated = try GenerationSchema(json: ["$defs": .object(negations), "$ref": "#/$defs/d0"])
+        XCTAssertFalse(negated.isValid(1))
+        XCTAssertEqual(negated.validate(1).count, 1)
     }
 
     func testLongReferenceChainOnTheMainThread() throws {

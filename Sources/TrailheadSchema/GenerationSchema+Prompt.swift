@@ -136,7 +136,7 @@ struct PromptRenderer {
         var members = node.properties.map { name, child in
             "\(Self.key(name))\(required.contains(name) ? "" : "?"): \(render(child))"
         }
-        for name in node.required where node.propertyIndex[name] == nil { members.append("\(Self.key(name)): any") }
+        for name in node.required where node.memberRules[name]?.child == nil { members.append("\(Self.key(name)): any") }
         if let additional = node.additionalProperties, nodes[additional].constant != false {
             members.append("...: \(render(additional))")
         }

@@ -67,9 +67,11 @@ struct SchemaCompiler {
             for (name, subschema) in try check.object() {
                 let child = try compileSchema(subschema, at: JSONPointer.appending(at, name))
                 node.properties.append((name, child))
-                node.propertyIndex[name] = child
+                node.memberRules[name, default: MemberRule()].child = child
             }
-        case "required": node.required = try check.uniqueStrings()
+        case "required":
+            node.required = try check.uniqueStrings()
+            for name in node.required { node.memberRules[name, default: MemberRule()].isRequired = true }
         case "additionalProperties": node.additionalProperties = try compileSchema(value, at: at)
         case "minProperties": node.minProperties = try check.count()
         case "maxProperties": node.maxProperties = try check.count()

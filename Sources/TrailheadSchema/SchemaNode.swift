@@ -40,6 +40,12 @@ struct JSONTypeSet: OptionSet, Sendable, Hashable {
     var names: [String] { Self.named.filter { contains($0.1) }.map(\.0) }
 }
 
+/// What an object schema says about one member name: its schema and whether it is required.
+struct MemberRule: Sendable {
+    var child: Int?
+    var isRequired = false
+}
+
 /// A compiled `pattern`: the source for messages, the regex for matching.
 struct CompiledPattern: @unchecked Sendable {
     // NSRegularExpression is immutable once made and documented as safe to share between threads.
@@ -69,9 +75,9 @@ final class SchemaNode: @unchecked Sendable {
     var enumValues: [GeneratedContent]?
     var constValue: GeneratedContent?
 
-    // Objects. `properties` keeps the schema's order for rendering; `propertyIndex` is for lookup.
+    // Objects. `properties` keeps the schema's order for rendering; `memberRules` is for lookup.
     var properties: [(name: String, node: Int)] = []
-    var propertyIndex: [String: Int] = [:]
+    var memberRules: [String: MemberRule] = [:]
     var required: [String] = []
     var additionalProperties: Int?
     var minProperties: Int?

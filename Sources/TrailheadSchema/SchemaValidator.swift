@@ -96,10 +96,7 @@ struct SchemaValidator {
 
     private mutating func checkObject(_ node: SchemaNode, _ members: JSONObject) -> Bool {
         var valid = true
-        for name in node.required where members[name] == nil {
-            valid = false
-            guard report(node.at("required"), "missing required property \"\(name)\"") else { return false }
-        }
+        let mark = violations.count  // missing members are reported first, once known
         if let min = node.minProperties, members.count < min {
             valid = false
             guard report(node.at("minProperties"), "expected at least \(Describe.count(min, "property", "properties")), got \(members.count)") else { return false }
@@ -108,9 +105,14 @@ struct SchemaValidator {
             valid = false
             guard report(node.at("maxProperties"), "expected at most \(Describe.count(max, "property", "properties")), got \(members.count)") else { return false }
         }
-        for (key, member) in members {
+        // One lookup per member gives both its schema and whether it is required, so the
+        // common case (all required members present) costs no lookup per required name.
+        var requiredPresent = 0
+        for key in members.keys {
+            let rule = node.memberRules[key]
+            if rule?.isRequired == true { requiredPresent += 1 }
             let child: Int
-            if let property = node.propertyIndex[key] {
+            if let property = rule?.child {
                 child = property
             } else if let additional = node.additionalProperties {
                 if nodes[additional].constant == false {
@@ -123,12 +125,21 @@ struct SchemaValidator {
                 continue
             }
             path.append(.key(key))
-            let ok = check(child, member)
+            let ok = check(child, members[key]!)
             path.removeLast()
             if !ok {
                 valid = false
                 guard collecting else { return false }
             }
+        }
+        if requiredPresent < node.required.count {
+            guard collecting else { return false }
+            valid = false
+            let here = instancePointer
+            let missing = node.required.filter { members[$0] == nil }.map {
+                SchemaViolation(instancePointer: here, schemaPointer: node.at("required"), message: "missing required property \"\($0)\"")
+            }
+            violations.insert(contentsOf: missing, at: mark)
         }
         return valid
     }

@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
+        // RFC 5545 calendars through libical: parsing, recurrence expansion, free days, writing.
+        .target(name: "ICalendar", dependencies: ["CICal", "TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
@@ -41,7 +43,7 @@ let package = Package(
 
         // The bundled plugins.
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
-        .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "CICal"]),
+        .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "ICalendar"]),
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,3 +37,21 @@ public enum CalendarReport {
         return .object(object)
     }
 }
+
+extension CalendarReport {
+    /// `{"file", "timeZone", "added": [{"uid", "summary", "start", "end", "allDay"}]}`
+    public static func added(_ written: [EventWriter.Written], file: String, zone: CalendarZone) -> GeneratedContent {
+        [
+            "file": .string(file),
+            "timeZone": .string(zone.identifier),
+            "added": .array(
+                written.map { item in
+                    [
+                        "uid": .string(item.uid), "summary": .string(item.draft.summary),
+                        "start": .string(item.draft.start.description), "end": .string(item.draft.end.description),
+                        "allDay": .bool(item.draft.allDay),
+                    ]
+                }),
+        ]
+    }
+}

@@ -49,6 +49,9 @@ public struct EventDraft: Sendable, Hashable {
         guard start.isDate == end.isDate else {
             throw CalendarError("\(at): start and end must both be dates (all-day) or both be times")
         }
+        if case .date(let first) = start, end == start {
+            end = .date(first.adding(days: 1))  // "end == start" means that one day
+        }
         self.summary = summary
         self.start = start
         self.end = end

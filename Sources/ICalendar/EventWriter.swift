@@ -155,12 +155,8 @@ public enum EventWriter {
         icalcomponent_add_property(
             event, icalproperty_new_dtstamp(icaltime_from_timet_with_zone(time_t(now.timeIntervalSince1970), 0, utc)))
         icalcomponent_add_property(event, icalproperty_new_summary(draft.summary))
-        var end = draft.end
-        if case .date(let first) = draft.start, case .date(let last) = draft.end, last <= first {
-            end = .date(first.adding(days: 1))  // "end == start" means that one day
-        }
         icalcomponent_add_property(event, timeProperty(draft.start, start: true, tzid: tzid, zone: zone))
-        icalcomponent_add_property(event, timeProperty(end, start: false, tzid: tzid, zone: zone))
+        icalcomponent_add_property(event, timeProperty(draft.end, start: false, tzid: tzid, zone: zone))
         if let location = draft.location, !location.isEmpty {
             icalcomponent_add_property(event, icalproperty_new_location(location))
         }

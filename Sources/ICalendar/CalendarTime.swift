@@ -34,7 +34,10 @@ enum CalendarTime: Hashable {
     var icalTime: icaltimetype {
         switch self {
         case .date(let date):
-            var time = icaltime_null_date()
+            // Not icaltime_null_date(): its time fields are -1, and a recurrence iterator
+            // started from it never advances.
+            var time = icaltime_null_time()
+            time.is_date = 1
             time.year = Int32(date.year)
             time.month = Int32(date.month)
             time.day = Int32(date.day)

@@ -51,11 +51,15 @@ struct RecurrenceExpander {
         else { return }
         defer { icalrecur_iterator_free(iterator) }
         skipAhead(iterator, rule: rule, series: series)
+        var previous = Int64.min
         for _ in 0..<Self.maximumStepsPerRule {
             let next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { return }
             guard let start = series.start.sameKind(as: next) else { continue }
-            if start.instant(in: zone) >= windowEnd { return }
+            let instant = start.instant(in: zone)
+            // An iterator that stops advancing would otherwise spin until the step limit.
+            if instant >= windowEnd || instant <= previous { return }
+            previous = instant
             body(start)
         }
     }

@@ -54,8 +54,11 @@ public final class CalendarDocument: @unchecked Sendable {
             trailhead_icalerrno_clear()
             guard let root = text.withCString({ icalparser_parse_string($0) }) else {
                 // libical may fail while its error number still says "No error": check both.
-                throw CalendarError(
-                    "'\(source)' is not a valid iCalendar file: \(Libical.errorText ?? "libical could not parse it")")
+                let reason =
+                    Libical.errorText
+                    ?? (text.uppercased().contains("END:VCALENDAR")
+                        ? "libical could not parse it" : "it is truncated or malformed (no END:VCALENDAR)")
+                throw CalendarError("'\(source)' is not a valid iCalendar file: \(reason)")
             }
             let kind = icalcomponent_isa(root)
             let calendars =

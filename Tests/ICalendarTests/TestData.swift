@@ -55,3 +55,22 @@ extension CalendarDocument {
         return events(in: try DateRange(start: start, end: end), zone: calendarZone)
     }
 }
+
+extension TestData {
+    /// A calendar from Tests/Fixtures/ics.
+    static func fixture(_ name: String) throws -> CalendarDocument {
+        try CalendarDocument(contentsOfFile: fixturePath(name))
+    }
+
+    static func fixturePath(_ name: String) -> String { repository + "/Tests/Fixtures/ics/" + name }
+
+    static var sampleCalendarPath: String { repository + "/Data/sample/calendar.ics" }
+
+    /// A fresh temporary folder, removed when the test ends.
+    static func temporaryFolder(for test: XCTestCase) throws -> String {
+        let path = NSTemporaryDirectory() + "ical-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+}

@@ -25,7 +25,10 @@ struct CalendarEventsTool: PluginTool {
         ]
         return [
             "type": "object",
-            "properties": ["timeZone": ["type": "string"], "events": ["type": "array", "items": event]],
+            "properties": [
+                "timeZone": ["type": "string"], "events": ["type": "array", "items": event],
+                "omitted": ["type": "integer", "description": "Events past the first 500, not listed."],
+            ],
             "required": ["timeZone", "events"],
             "additionalProperties": false,
         ]

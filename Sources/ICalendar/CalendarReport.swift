@@ -6,12 +6,18 @@ import TrailheadSchema
 /// short for a model to read and to copy into a plan, and unambiguous together with the zone.
 /// All-day events carry dates ("2026-12-14") with an exclusive end, as RFC 5545's DTEND.
 public enum CalendarReport {
-    /// `{"timeZone", "events": [{"summary", "start", "end", "allDay", "location"?}]}`
+    /// Events listed in one answer; past this, the first ones are listed and `omitted` counts
+    /// the rest (only then is the member present), so a huge calendar gives a bounded answer.
+    public static let maximumEvents = 500
+
+    /// `{"timeZone", "events": [{"summary", "start", "end", "allDay", "location"?}], "omitted"?}`
     public static func events(_ events: [CalendarEvent], zone: CalendarZone) -> GeneratedContent {
-        [
+        var object: JSONObject = [
             "timeZone": .string(zone.identifier),
-            "events": .array(events.map(content(of:))),
+            "events": .array(events.prefix(maximumEvents).map(content(of:))),
         ]
+        if events.count > maximumEvents { object["omitted"] = .number(Double(events.count - maximumEvents)) }
+        return .object(object)
     }
 
     /// `{"timeZone", "freeDays": ["YYYY-MM-DD", …], "busyDays": [{"date", "events": [summary, …]}]}`

@@ -9,15 +9,26 @@ public struct DayAvailability: Sendable, Hashable {
     /// gone; transparent ones (`isBusy == false`) leave their days free.
     public init(range: DateRange, events: [CalendarEvent]) {
         var busy: [LocalDate: [String]] = [:]
+        var seen: [LocalDate: Set<String>] = [:]
         for event in events where event.isBusy {
             var day = max(event.firstDay, range.start)
             while day <= min(event.lastDay, range.end) {
-                if busy[day]?.contains(event.summary) != true { busy[day, default: []].append(event.summary) }
+                if seen[day, default: []].insert(event.summary).inserted { busy[day, default: []].append(event.summary) }
                 day = day.adding(days: 1)
             }
         }
         freeDays = range.days.filter { busy[$0] == nil }
-        busyDays = range.days.compactMap { day in busy[day].map { (day, $0) } }
+        busyDays = range.days.compactMap { day in busy[day].map { (day, Self.listed($0)) } }
+    }
+
+    /// Summaries listed per busy day; a day with more says how many more, so a calendar with
+    /// thousands of events a day still gives an answer a model can read.
+    public static let maximumSummariesPerDay = 10
+
+    private static func listed(_ summaries: [String]) -> [String] {
+        guard summaries.count > maximumSummariesPerDay else { return summaries }
+        return Array(summaries.prefix(maximumSummariesPerDay))
+            + ["… and \(summaries.count - maximumSummariesPerDay) more"]
     }
 
     public static func == (lhs: DayAvailability, rhs: DayAvailability) -> Bool {

@@ -16,11 +16,25 @@ struct RecurrenceExpander {
     let windowStart: Int64
     let windowEnd: Int64
 
+    /// The window's days, for a cheap test by date before any time zone arithmetic; two days
+    /// of margin cover every zone offset.
+    let firstDay: LocalDate
+    let lastDay: LocalDate
+
+    init(zone: CalendarZone, windowStart: Int64, windowEnd: Int64) {
+        self.zone = zone
+        self.windowStart = windowStart
+        self.windowEnd = windowEnd
+        firstDay = zone.wallClock(at: windowStart).date.adding(days: -2)
+        lastDay = zone.wallClock(at: windowEnd).date.adding(days: 2)
+    }
+
     /// Iterator steps allowed per RRULE per query.
     static let maximumStepsPerRule = 200_000
 
     func occurrences(of series: EventSeries) -> [Occurrence] {
         guard series.isRecurring else {
+            guard Self.mayReach(series.start, series.length, firstDay, lastDay) else { return [] }
             return reaches(series.start, series.length) ? [Occurrence(start: series.start, length: series.length)] : []
         }
         let excludedInstants = Set(series.exceptions.filter { !$0.isDate }.map { $0.instant(in: zone) })
@@ -56,6 +70,8 @@ struct RecurrenceExpander {
             let next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { return }
             guard let start = series.start.sameKind(as: next) else { continue }
+            if start.ownDate > lastDay { return }
+            guard Self.mayReach(start, series.length, firstDay, lastDay) else { continue }
             let instant = start.instant(in: zone)
             // An iterator that stops advancing would otherwise spin until the step limit.
             if instant >= windowEnd || instant <= previous { return }
@@ -76,6 +92,12 @@ struct RecurrenceExpander {
         default: start = icaltimetype(zone.wallClock(at: from), zone: nil)
         }
         _ = icalrecur_iterator_set_start(iterator, start)
+    }
+
+    /// Whether an occurrence may touch the window's days, judged by dates alone (fast).
+    static func mayReach(_ start: CalendarTime, _ length: EventLength, _ firstDay: LocalDate, _ lastDay: LocalDate) -> Bool {
+        let day = start.ownDate
+        return day <= lastDay && day.adding(days: Int(lengthInSeconds(length) / 86_400) + 1) >= firstDay
     }
 
     /// Whether an occurrence may touch the window (exact day boundaries are decided later).

@@ -78,3 +78,18 @@ final class BoundsTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.summary == "A hundred million seconds" }.count, 0)
     }
 }
+
+extension BoundsTests {
+    /// A day with 1,441 events still gives a bounded answer: 500 listed, the rest counted.
+    func testHugeAnswersAreCappedAndSaySo() throws {
+        let calendar = try TestData.fixture("unbounded.ics")
+        let zone = try XCTUnwrap(CalendarZone(identifier: "UTC"))
+        let range = try DateRange(start: "2026-12-07", end: "2026-12-07")
+        let events = calendar.events(in: range, zone: zone)
+        let report = CalendarReport.events(events, zone: zone)
+        XCTAssertEqual(report["events"]?.arrayValue?.count, CalendarReport.maximumEvents)
+        XCTAssertEqual(report["omitted"]?.intValue, events.count - CalendarReport.maximumEvents)
+        let small = CalendarReport.events(Array(events.prefix(3)), zone: zone)
+        XCTAssertNil(small["omitted"], "present only when something was left out")
+    }
+}

@@ -47,3 +47,38 @@ final class TimeZoneTests: XCTestCase {
         }
     }
 }
+
+/// The reader's zone arithmetic at daylight-saving changes.
+final class CalendarZoneTests: XCTestCase {
+    private let losAngeles = CalendarZone(identifier: "America/Los_Angeles")!
+
+    private func wall(_ text: String) -> WallClock {
+        guard case .local(let wall) = try? EventDraft.time(text, field: "t") else { fatalError(text) }
+        return wall
+    }
+
+    func testRoundTripsOrdinaryTimes() {
+        for text in ["2026-12-07T09:30", "2027-07-04T23:59", "1969-12-31T16:00", "2026-03-08T03:00"] {
+            let instant = losAngeles.instant(of: wall(text))
+            XCTAssertEqual(losAngeles.wallClock(at: instant).description, text)
+        }
+        XCTAssertEqual(losAngeles.instant(of: wall("1970-01-01T00:00")), 8 * 3600)
+    }
+
+    func testSpringForwardGapResolvesAfterTheGap() {
+        // 2026-03-08 02:30 does not exist in Los Angeles; 10:30 UTC is 03:30 PDT.
+        XCTAssertEqual(losAngeles.wallClock(at: losAngeles.instant(of: wall("2026-03-08T02:30"))).description, "2026-03-08T03:30")
+    }
+
+    func testFallBackAmbiguityTakesTheFirstOccurrence() {
+        // 2026-11-01 01:30 happens twice; the first is PDT (08:30 UTC).
+        XCTAssertEqual(losAngeles.instant(of: wall("2026-11-01T01:30")) % 86_400, 8 * 3600 + 1800)
+    }
+
+    func testDayThatStartsInAGapStartsWhenTheGapEnds() throws {
+        // Santiago moved clocks from 00:00 to 01:00 on 2022-09-11.
+        let santiago = try XCTUnwrap(CalendarZone(identifier: "America/Santiago"))
+        let start = santiago.instant(startOf: LocalDate(iso: "2022-09-11")!)
+        XCTAssertEqual(santiago.wallClock(at: start).description, "2022-09-11T01:00")
+    }
+}

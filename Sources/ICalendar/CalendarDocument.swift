@@ -120,7 +120,12 @@ public final class CalendarDocument: @unchecked Sendable {
                 }
             }
         })
-        return events.sorted { ($0.startInstant, $0.endInstant, $0.summary) < ($1.startInstant, $1.endInstant, $1.summary) }
+        events.sort { a, b in
+            if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
+            if a.endInstant != b.endInstant { return a.endInstant < b.endInstant }
+            return a.summary < b.summary
+        }
+        return events
     }
 
     /// The occurrences of each UID that an override (cancelled or not) takes the place of.

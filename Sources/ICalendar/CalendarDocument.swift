@@ -21,6 +21,11 @@ public final class CalendarDocument: @unchecked Sendable {
     private let root: OpaquePointer
     let series: [EventSeries]
 
+    /// RRULEs left unexpanded (see `RecurrenceRuleLimits`); their series keep DTSTART and RDATEs.
+    public var unexpandedRuleCount: Int {
+        series.reduce(0) { $0 + $1.rules.filter { !RecurrenceRuleLimits.isExpandable($0) }.count }
+    }
+
     /// VEVENT components read (single events, series and overrides).
     public var eventCount: Int { series.count }
 
@@ -46,10 +51,7 @@ public final class CalendarDocument: @unchecked Sendable {
 
     /// Parses iCalendar text; `source` names it in errors.
     public init(text: String, source: String = "calendar text") throws(CalendarError) {
-        let head = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.prefix(15).uppercased()
-        guard head == "BEGIN:VCALENDAR" else {
-            throw CalendarError("'\(source)' is not an iCalendar file: it does not begin with BEGIN:VCALENDAR")
-        }
+        try CalendarTextCheck.check(text, source: source)
         let parsed = try Libical.locked { () throws(CalendarError) -> (OpaquePointer, [EventSeries], Int, Int, String?) in
             trailhead_icalerrno_clear()
             guard let root = text.withCString({ icalparser_parse_string($0) }) else {

@@ -116,9 +116,13 @@ public enum EventWriter {
             icalcomponent_add_property(calendar, icalproperty_new_prodid("-//Trailhead//Calendar 1.0//EN"))
             return calendar
         }
-        let head = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.prefix(15).uppercased()
+        do {
+            try CalendarTextCheck.check(text, source: path)
+        } catch {
+            throw CalendarError("\(error.message); it was left unchanged")
+        }
         trailhead_icalerrno_clear()
-        guard head == "BEGIN:VCALENDAR", let root = text.withCString({ icalparser_parse_string($0) }) else {
+        guard let root = text.withCString({ icalparser_parse_string($0) }) else {
             throw CalendarError("'\(path)' exists but is not a valid iCalendar file; it was left unchanged")
         }
         guard icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT else {

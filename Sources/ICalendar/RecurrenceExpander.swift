@@ -59,6 +59,7 @@ struct RecurrenceExpander {
     }
 
     private func forEachStart(of ruleText: String, in series: EventSeries, _ body: (CalendarTime) -> Void) {
+        guard RecurrenceRuleLimits.isExpandable(ruleText) else { return }
         let rule = icalrecurrencetype_from_string(ruleText)
         guard rule.freq != ICAL_NO_RECURRENCE,
             let iterator = icalrecur_iterator_new(rule, series.start.icalTime)

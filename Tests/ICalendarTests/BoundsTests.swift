@@ -76,6 +76,11 @@ final class BoundsTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.summary == "Every day since 1900" }.map(\.start), ["2026-12-07"])
         // COUNT cannot skip ahead: the step limit stops it long before 2026.
         XCTAssertEqual(events.filter { $0.summary == "A hundred million seconds" }.count, 0)
+        // Rules that never match (February 30th, April 31st) end instead of hanging in libical;
+        // the sub-daily ones are not expanded at all.
+        XCTAssertEqual(calendar.unexpandedRuleCount, 2)
+        XCTAssertFalse(events.contains { $0.summary.hasPrefix("Every second of") || $0.summary.hasPrefix("Every hour of") })
+        XCTAssertFalse(events.contains { $0.summary == "Every April 31st" })
     }
 }
 
@@ -91,5 +96,18 @@ extension BoundsTests {
         XCTAssertEqual(report["omitted"]?.intValue, events.count - CalendarReport.maximumEvents)
         let small = CalendarReport.events(Array(events.prefix(3)), zone: zone)
         XCTAssertNil(small["omitted"], "present only when something was left out")
+    }
+}
+
+extension BoundsTests {
+    /// A million nested components (14 MB) would overflow the stack inside libical's recursive
+    /// free: refused before parsing.
+    func testDeeplyNestedComponentsAreRefused() {
+        let depth = 1_000_000
+        let text = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:VEVENT\r\n", count: depth)
+            + String(repeating: "END:VEVENT\r\n", count: depth) + "END:VCALENDAR\r\n"
+        XCTAssertThrowsError(try CalendarDocument(text: text, source: "nested.ics")) { error in
+            XCTAssertEqual("\(error)", "'nested.ics' nests components more than 32 deep (line 33); refused")
+        }
     }
 }

@@ -30,14 +30,17 @@ let package = Package(
 
         // Manifests, loading, the native binding, the isolated worker client, the registry.
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
+        // The LanguageModel protocol and its backends: OpenAI-compatible HTTP, the managed local
+        // llama-server, hybrid, scripted; and the JSON-Schema→GBNF compiler.
+        .target(name: "TrailheadModels", dependencies: ["TrailheadSchema"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels"]),
 
         // The bundled plugins.
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
@@ -47,6 +50,7 @@ let package = Package(
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
     ],

@@ -14,7 +14,7 @@ public enum ModelAvailability: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The reasons a model may be unavailable, each with what to do about it.
-public enum UnavailableReason: Sendable, Equatable, CustomStringConvertible {
+public enum UnavailableReason: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file the model needs is missing (`what`), and the command that installs it.
     case notInstalled(what: String, fix: String)
     /// A server that should be running is not answering at `endpoint`.

@@ -1,0 +1,91 @@
+import Foundation
+import TrailheadSchema
+import XCTest
+
+@testable import TrailheadModels
+
+final class ScriptedAndHybridModelTests: XCTestCase {
+    private func temporaryFile(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "trailhead-script-\(UUID().uuidString).jsonl"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func texts(_ model: some LanguageModel) async throws -> (chunks: [String], response: ModelResponse) {
+        var chunks: [String] = []
+        var response: ModelResponse?
+        for try await event in model.generate(ModelRequest(messages: [.user("go")])) {
+            switch event {
+            case .text(let t): chunks.append(t)
+            case .completed(let r): response = r
+            }
+        }
+        return (chunks, try XCTUnwrap(response))
+    }
+
+    func testReplaysTranscriptModelTurnsInOrderThenIsExhausted() async throws {
+        let path = try temporaryFile(
+            """
+            {"kind":"instructions","text":"plan trips"}
+            {"kind":"modelTurn","text":"{\\"tool\\":\\"poi\\",\\"arguments\\":{}}","tokensIn":10}
+            {"kind":"toolOutput","output":{"result":1}}
+            {"kind":"modelTurn","text":"{\\"final\\":{\\"days\\":[]}}"}
+            """)
+        let model = try ScriptedModel(path: path, chunkSize: 5)
+        let first = try await texts(model)
+        XCTAssertEqual(first.response.text, #"{"tool":"poi","arguments":{}}"#)
+        XCTAssertEqual(first.chunks.joined(), first.response.text)
+        XCTAssertTrue(first.chunks.count > 1 && first.chunks.allSatisfy { $0.count <= 5 })
+        let second = try await texts(model)
+        XCTAssertEqual(second.response.text, #"{"final":{"days":[]}}"#)
+        do {
+            _ = try await texts(model)
+            XCTFail("must be exhausted")
+        } catch let error as ModelError {
+            XCTAssertEqual(error, .scriptExhausted(path: path, used: 2))
+            XCTAssertTrue(error.description.contains("no more outputs"))
+        }
+    }
+
+    func testJSONLinesOfStringsAndABadLine() throws {
+        let good = try ScriptedModel(path: try temporaryFile("\"one\"\n{\"text\":\"two\"}\n"))
+        XCTAssertEqual(good.id.hasPrefix("scripted:"), true)
+        XCTAssertThrowsError(try ScriptedModel(path: try temporaryFile("\"one\"\nnot json\n"))) { error in
+            XCTAssertTrue("\(error)".contains("line 2"), "\(error)")
+        }
+    }
+
+    func testHybridFallsBackWhenThePrimaryIsUnavailableOrFailsBeforeOutput() async throws {
+        let unavailable = OpenAICompatibleModel(
+            configuration: .init(endpoint: try ModelEndpoint(parsing: "http://127.0.0.1:\(try LocalPorts.freePort())/v1"), retry: .none))
+        let backup = ScriptedModel(outputs: ["from backup", "again"], path: "backup")
+        let hybrid = HybridModel(primary: unavailable, secondary: backup)
+        let fallback = try await texts(hybrid)
+        XCTAssertEqual(fallback.response.modelID, "scripted:backup")
+
+        let failing = FailingModel()
+        let preferSecond = HybridModel(primary: backup, secondary: failing, prefer: .secondary)
+        let answer = try await texts(preferSecond)
+        XCTAssertEqual(answer.response.text, "again")
+        XCTAssertEqual(answer.response.modelID, "scripted:backup")
+    }
+
+    func testHybridReportsBothFailures() async throws {
+        let hybrid = HybridModel(primary: FailingModel(), secondary: ScriptedModel(outputs: [], path: "empty"))
+        do {
+            _ = try await texts(hybrid)
+            XCTFail("must fail")
+        } catch {
+            XCTAssertTrue("\(error)".contains("boom") && "\(error)".contains("no more outputs"), "\(error)")
+        }
+    }
+}
+
+/// Available, but every generation fails before any output.
+private struct FailingModel: LanguageModel {
+    var id: String { "failing" }
+    var availability: ModelAvailability { get async { .available } }
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        AsyncThrowingStream { $0.finish(throwing: ModelError.connection(model: id, message: "boom")) }
+    }
+}

@@ -61,8 +61,14 @@ struct SHA256 {
         return hasher.finalize()
     }
 
-    /// The digest of a file, read in 4 MB blocks.
+    /// The digest of a file: by coreutils' `sha256sum` when present (several hundred MB/s;
+    /// model files are 0.1–1.1 GB), else here, in 4 MB blocks.
     static func hex(ofFile path: String) throws -> String {
+        if let (status, output) = try? ProcessSpawner.output(of: "sha256sum", ["--", path]), status == 0,
+            let digest = output.split(separator: " ").first, digest.count == 64
+        {
+            return String(digest)
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ModelError.localServer(message: "cannot read \(path)")
         }

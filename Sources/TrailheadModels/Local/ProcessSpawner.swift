@@ -47,6 +47,39 @@ enum ProcessSpawner {
         return pid
     }
 
+    /// Runs `executable` to completion and returns its exit status and standard output
+    /// (standard error is discarded).
+    static func output(of executable: String, _ arguments: [String]) throws(ModelError) -> (status: Int32, stdout: String) {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw .localServer(message: "cannot create a pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        close(pipeFDs[1])
+        defer { close(pipeFDs[0]) }
+        guard spawned == 0 else {
+            throw .localServer(message: "cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(pipeFDs[0], &buffer, buffer.count)
+            if n > 0 { output += buffer[0..<n] } else if n == 0 || errno != EINTR { break }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exited, String(decoding: output, as: UTF8.self))
+    }
+
     /// True while `pid` is a live process (not a zombie). Reaps it first if it is our child.
     static func isAlive(_ pid: pid_t) -> Bool {
         guard pid > 0 else { return false }

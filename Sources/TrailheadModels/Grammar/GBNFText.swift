@@ -20,8 +20,9 @@ enum GBNFText {
     /// One scalar as it may appear inside `[...]`.
     static func classMember(_ scalar: Unicode.Scalar) -> String {
         switch scalar {
-        case "]", "[", "\\", "^", "-", "\"": return "\\" + String(scalar)
-        case "\u{00}"..."\u{1F}", "\u{7F}": return hex(scalar)
+        // llama.cpp knows only these escapes inside a class (plus \x \u \U \t \r \n).
+        case "]", "[", "\\", "-", "\"": return "\\" + String(scalar)
+        case "^", "\u{00}"..."\u{1F}", "\u{7F}": return hex(scalar)
         default: return String(scalar)
         }
     }

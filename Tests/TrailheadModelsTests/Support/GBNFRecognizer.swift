@@ -257,7 +257,10 @@ private struct BodyParser {
             index += count
             guard let v = UInt32(hex, radix: 16) else { throw GBNFRecognizer.ParseError(message: "bad escape \\\(e)\(hex)") }
             return v
-        default: return e.value
+        case "\\", "\"", "[", "]", "-": return e.value
+        default:
+            // llama.cpp refuses any other escape: so do we, to catch grammars it would reject.
+            throw GBNFRecognizer.ParseError(message: "unknown escape \\\(e)")
         }
     }
 }

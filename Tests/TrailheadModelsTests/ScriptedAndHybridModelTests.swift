@@ -70,6 +70,15 @@ final class ScriptedAndHybridModelTests: XCTestCase {
         XCTAssertEqual(answer.response.modelID, "scripted:backup")
     }
 
+    func testHybridAppliesEachBackendsOptions() async throws {
+        let spy = OptionsSpy()
+        let hybrid = HybridModel(
+            primary: FailingModel(), secondary: spy, primaryOptions: .init(maxTokens: 999),
+            secondaryOptions: .init(temperature: 0.1, maxTokens: 50))
+        _ = try await hybrid.respond(to: ModelRequest(messages: [.user("x")], options: .init(temperature: 0.9, seed: 4)))
+        XCTAssertEqual(spy.seen.current, [GenerationOptions(temperature: 0.1, seed: 4, maxTokens: 50)])
+    }
+
     func testHybridReportsBothFailures() async throws {
         let hybrid = HybridModel(primary: FailingModel(), secondary: ScriptedModel(outputs: [], path: "empty"))
         do {
@@ -87,5 +96,16 @@ private struct FailingModel: LanguageModel {
     var availability: ModelAvailability { get async { .available } }
     func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         AsyncThrowingStream { $0.finish(throwing: ModelError.connection(model: id, message: "boom")) }
+    }
+}
+
+/// Records the options of each request and answers "ok".
+private final class OptionsSpy: LanguageModel, Sendable {
+    let seen = Locked<[GenerationOptions]>([])
+    var id: String { "spy" }
+    var availability: ModelAvailability { get async { .available } }
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        seen.withLock { $0.append(request.options) }
+        return ScriptedModel(outputs: ["ok"], path: "spy").generate(request)
     }
 }

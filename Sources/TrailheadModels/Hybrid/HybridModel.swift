@@ -10,11 +10,27 @@ public struct HybridModel: LanguageModel {
     public let primary: any LanguageModel
     public let secondary: any LanguageModel
     public let prefer: Preference
+    /// Options for each backend that override the request's (e.g. a smaller `maxTokens` for a
+    /// paid remote model); `nil` members leave the request's value.
+    public let primaryOptions: GenerationOptions
+    public let secondaryOptions: GenerationOptions
 
-    public init(primary: any LanguageModel, secondary: any LanguageModel, prefer: Preference = .primary) {
+    public init(
+        primary: any LanguageModel, secondary: any LanguageModel, prefer: Preference = .primary,
+        primaryOptions: GenerationOptions = .init(), secondaryOptions: GenerationOptions = .init()
+    ) {
         self.primary = primary
         self.secondary = secondary
         self.prefer = prefer
+        self.primaryOptions = primaryOptions
+        self.secondaryOptions = secondaryOptions
+    }
+
+    /// `request` with `options` (a backend's own) taking precedence.
+    private static func request(_ request: ModelRequest, with options: GenerationOptions) -> ModelRequest {
+        var adjusted = request
+        adjusted.options = options.over(request.options)
+        return adjusted
     }
 
     public var id: String { "hybrid(\(ordered.0.id), \(ordered.1.id))" }
@@ -48,13 +64,16 @@ public struct HybridModel: LanguageModel {
 
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let (first, second) = ordered
+        let (firstOptions, secondOptions) = prefer == .primary ? (primaryOptions, secondaryOptions) : (secondaryOptions, primaryOptions)
+        let firstRequest = Self.request(request, with: firstOptions)
+        let secondRequest = Self.request(request, with: secondOptions)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 var firstError: (any Error)?
                 if await first.availability.isAvailable {
                     var produced = false
                     do {
-                        for try await event in first.generate(request) {
+                        for try await event in first.generate(firstRequest) {
                             if case .text = event { produced = true }
                             continuation.yield(event)
                         }
@@ -74,7 +93,7 @@ public struct HybridModel: LanguageModel {
                     firstError = ModelError.unavailable(model: first.id, reason: Self.reason(await first.availability))
                 }
                 do {
-                    for try await event in second.generate(request) { continuation.yield(event) }
+                    for try await event in second.generate(secondRequest) { continuation.yield(event) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: HybridError(first: firstError.map { String(describing: $0) } ?? "", second: error))

@@ -41,6 +41,11 @@ final class GBNFGrammarTests: XCTestCase {
         try check(
             #"{"type":"object","additionalProperties":{"type":"integer"}}"#, accepts: ["{}", #"{"x":1,"y":2}"#],
             rejects: [#"{"x":"1"}"#])
+        // An additional member never takes a declared name (which has its own schema).
+        try check(
+            #"{"type":"object","properties":{"id":{"type":"integer"},"idea":{"type":"integer"}},"additionalProperties":{"type":"string"}}"#,
+            accepts: [#"{"id":1,"x":"a"}"#, #"{"i":"a"}"#, #"{"idx":"a"}"#, #"{"ide":"a"}"#, #"{"id":1,"idea":2,"ideas":"a"}"#, #"{"\u0041":"a"}"#],
+            rejects: [#"{"id":"a"}"#, #"{"id":1,"id":"a"}"#, #"{"idea":"a"}"#, #"{"id":1,"x":2}"#])
     }
 
     func testArraysWithPrefixItemsAndBounds() throws {

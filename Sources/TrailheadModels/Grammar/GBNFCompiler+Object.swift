@@ -31,11 +31,16 @@ extension GBNFCompiler {
             members.append((value.map { GBNFText.literal(GeneratedContent.string(name).jsonString + ":") + " " + $0 }, isRequired))
         }
         var extra: String?
-        if additional != .bool(false) {
-            if !declared.isEmpty { approximate(pointer + "/additionalProperties", "an additional member may repeat a declared name") }
-            if let value = try expression(for: additional, at: pointer + "/additionalProperties") {
-                extra = addRule(pointer + "-additional", "\(primitive(.string)) \":\" \(value)")
+        if additional != .bool(false), let value = try expression(for: additional, at: pointer + "/additionalProperties") {
+            var key = primitive(.string)
+            if !declared.isEmpty {
+                if let excluding = keyExcluding(declared.map(\.name), at: pointer) {
+                    key = excluding
+                } else {
+                    approximate(pointer + "/additionalProperties", "an additional member may repeat a declared name that needs escaping")
+                }
             }
+            extra = addRule(pointer + "-additional", "\(key) \":\" \(value)")
         }
         members.removeAll { $0.expression == nil }
 

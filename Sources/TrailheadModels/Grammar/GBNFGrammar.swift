@@ -10,7 +10,8 @@ import TrailheadSchema
 /// order with additional members after them, whole numbers without a fraction, only the
 /// mandatory string escapes) is accepted exactly when the validator accepts the document.
 /// The exact subset: `type` (and arrays of types), `properties` with `required`,
-/// `additionalProperties: false`, `items`, `prefixItems`, `minItems`, `maxItems`, `enum`,
+/// `additionalProperties` (false, true or a schema; an additional member's name is never a
+/// declared one), `items`, `prefixItems`, `minItems`, `maxItems`, `enum`,
 /// `const`, `anyOf`, `allOf` whose branches merge without conflict, string `minLength`/
 /// `maxLength`, `pattern` made of literals, classes, groups, alternation and quantifiers,
 /// anchored or not, integer `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`,
@@ -19,8 +20,7 @@ import TrailheadSchema
 /// Everything else is approximated by a larger language and left to validation, and listed in
 /// `approximations` with its schema pointer: `oneOf` (compiled as `anyOf`), `not`,
 /// `uniqueItems`, `multipleOf`, `minProperties`/`maxProperties`, number (non-integer)
-/// bounds, additional properties next to declared ones (a key may repeat a declared name),
-/// `pattern` together with a length, and patterns using `.`, negated classes or constructs
+/// bounds, additional members beside declared names that need JSON escaping, `pattern` together with a length, and patterns using `.`, negated classes or constructs
 /// beyond the list above (then any string).
 public struct GBNFGrammar: Sendable, Hashable, CustomStringConvertible {
     /// The grammar text; its start rule is `root`.

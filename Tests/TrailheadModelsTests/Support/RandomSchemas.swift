@@ -71,12 +71,16 @@ struct RandomSchemas {
         case "object":
             var properties = JSONObject()
             var required: [GeneratedContent] = []
+            // Additional members: none, any, or of a schema (names needing escapes only when none).
+            let additional: GeneratedContent = [false, false, true, schema(depth: 0)][int(0...3)]
+            let names = ["id", "name", "days", "x y", "zz", "n", "é"] + (additional == false ? ["quote\"d"] : [])
             for i in 0..<int(0...4) {
-                let name = ["id", "name", "days", "x y", "quote\"d", "n\(i)"][int(0...5)] + "\(i)"
+                let name = names.randomElement(using: &rng)! + (chance(0.7) ? "\(i)" : "")
+                if properties[name] != nil { continue }
                 properties[name] = schema(depth: depth - 1, defs: defs)
                 if chance(0.5) { required.append(.string(name)) }
             }
-            return ["type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": false]
+            return ["type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": additional]
         case "anyOf":
             return ["anyOf": .array((0..<int(1...3)).map { _ in schema(depth: depth - 1, defs: defs) })]
         case "ref": return ["$ref": .string("#/$defs/" + defs.randomElement(using: &rng)!)]
@@ -148,6 +152,10 @@ struct RandomSchemas {
                     continue
                 }
                 out[name] = v
+            }
+            if let additional = s["additionalProperties"], additional != false, chance(0.5) {
+                let name = ["extra", "zz", "id", "n"].randomElement(using: &rng)!
+                if out[name] == nil, s["properties"]?[name] == nil, let v = instance(of: additional, root: root) { out[name] = v }
             }
             return .object(out)
         default: return .null

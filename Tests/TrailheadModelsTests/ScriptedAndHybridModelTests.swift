@@ -109,3 +109,15 @@ private final class OptionsSpy: LanguageModel, Sendable {
         return ScriptedModel(outputs: ["ok"], path: "spy").generate(request)
     }
 }
+
+final class ModelSpecifierTests: XCTestCase {
+    func testSpecifiers() throws {
+        XCTAssertEqual(try ModelSpecifier.model("local").id, "local:qwen2.5-coder-1.5b-instruct")
+        XCTAssertEqual(try ModelSpecifier.model("local:test").id, "local:smollm2-135m-instruct")
+        XCTAssertEqual(try ModelSpecifier.model("http://127.0.0.1:9/v1#m").id, "http://127.0.0.1:9/v1#m")
+        XCTAssertEqual(try ModelSpecifier.model("http://127.0.0.1:9/v1#m,local").id, "hybrid(http://127.0.0.1:9/v1#m, local:qwen2.5-coder-1.5b-instruct)")
+        XCTAssertThrowsError(try ModelSpecifier.model("gpt-4")) { error in
+            XCTAssertTrue("\(error)".contains("is not a model"), "\(error)")
+        }
+    }
+}

@@ -9,7 +9,7 @@ struct DoctorCommand: Command {
         summary: "Check models and caches, and say how to fix what is missing.",
         discussion: "Exits 0 when the default local model is available, 3 otherwise.",
         options: [
-            .option("model", valueName: "URL#NAME", repeatable: true, help: "Also check an OpenAI-compatible model."),
+            .option("model", valueName: "MODEL", repeatable: true, help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B)."),
             .option("api-key-env", valueName: "VAR", help: "The environment variable holding that model's API key."),
             .flag("json", help: "Print one JSON object."),
         ])
@@ -22,7 +22,8 @@ struct DoctorCommand: Command {
         ]
         for endpoint in arguments.values(of: "model") {
             do {
-                models.append(try OpenAICompatibleModel(endpoint: endpoint, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env")))
+                models.append(
+                    try ModelSpecifier.model(endpoint, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env"), assets: assets))
             } catch {
                 throw UsageError("--model \(endpoint): \(error)")
             }

@@ -22,13 +22,13 @@ final class LocalModelTests: XCTestCase {
 
     override func tearDown() async throws {
         for model in models { await model.stop() }
-        try? FileManager.default.removeItem(atPath: runDirectory)
+        if ProcessInfo.processInfo.environment["KEEP_RUN"] == nil { try? FileManager.default.removeItem(atPath: runDirectory) }
     }
 
-    private func makeModel(port: Int? = nil, assets: ModelAssets = ModelAssets()) -> LocalModel {
+    private func makeModel(port: Int? = nil, assets: ModelAssets = ModelAssets(), idle: Int = 300) -> LocalModel {
         let model = LocalModel(
             configuration: LocalModelConfiguration(
-                model: ModelAssets.testModel, assets: assets, runDirectory: runDirectory, port: port, idleShutdownSeconds: 300))
+                model: ModelAssets.testModel, assets: assets, runDirectory: runDirectory, port: port, idleShutdownSeconds: idle))
         models.append(model)
         return model
     }
@@ -160,6 +160,18 @@ final class LocalModelTests: XCTestCase {
         XCTAssertEqual(recovered.modelID, "local:smollm2-135m-instruct")
         let newRecord = await model.status()
         XCTAssertNotEqual(newRecord?.pid, record.pid)
+    }
+
+    func testTheWatchdogStopsAnIdleServer() async throws {
+        let model = makeModel(idle: 4)
+        let record = try await model.start()
+        // Eventually (the watchdog wakes every second): the server is gone and forgotten.
+        for _ in 0..<300 where ProcessSpawner.isAlive(record.pid) { try await Task.sleep(nanoseconds: 100_000_000) }
+        XCTAssertFalse(ProcessSpawner.isAlive(record.pid), "still running after 30 s")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runDirectory + "/local-model.json"))
+        // And the next request simply starts a new one.
+        let again = try await model.respond(to: ModelRequest(messages: [.user("hi")], options: .init(maxTokens: 2)))
+        XCTAssertEqual(again.modelID, "local:smollm2-135m-instruct")
     }
 
     func testAFixedPortInUseIsAClearError() async throws {

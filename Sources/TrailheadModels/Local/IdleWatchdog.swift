@@ -3,15 +3,18 @@ import Foundation
 /// Stops the managed server after a stretch without requests.
 ///
 /// A tiny detached shell loop, started next to the server: every request touches the last-use
-/// stamp file; the loop wakes up periodically and, when the stamp is older than the idle
-/// limit, terminates the server and removes the state file if it still names that server.
+/// stamp file (and keeps touching it every second while in flight); the loop wakes up
+/// periodically and, when the stamp is older than the idle limit, terminates the server and
+/// removes the state file if it still names that server. The stamp has a one-second
+/// resolution, so the effective limit is between `idle - 1` and `idle` seconds.
 /// It ends by itself when the server is gone (stopped by `agent model stop`, crashed). A shell
 /// loop survives the `agent` command that started it, needs no daemon, and costs nothing
 /// while sleeping.
 enum IdleWatchdog {
     static let script = """
-        pid=$1; stamp=$2; idle=$3; state=$4; tick=$5
-        while kill -0 "$pid" 2>/dev/null; do
+        pid=$1; stamp=$2; idle=$3; state=$4; tick=$5; exe=$6
+        # Loop while that pid is still our server (never signal a process that reused the pid).
+        while [ "$(readlink /proc/$pid/exe 2>/dev/null)" = "$exe" ]; do
           sleep "$tick"
           last=$(stat -c %Y "$stamp" 2>/dev/null || echo 0)
           now=$(date +%s)
@@ -23,10 +26,16 @@ enum IdleWatchdog {
         done
         """
 
-    static func start(serverPID: Int32, stampPath: String, idleSeconds: Int, statePath: String, logPath: String) throws(ModelError) {
+    static func start(
+        serverPID: Int32, serverExecutable: String, stampPath: String, idleSeconds: Int, statePath: String, logPath: String
+    ) throws(ModelError) {
         let tick = max(1, min(30, idleSeconds / 4))
         _ = try ProcessSpawner.spawn(
-            "/bin/sh", ["-c", script, "trailhead-model-watchdog", "\(serverPID)", stampPath, "\(idleSeconds)", statePath, "\(tick)"],
+            "/bin/sh",
+            [
+                "-c", script, "trailhead-model-watchdog", "\(serverPID)", stampPath, "\(idleSeconds)", statePath, "\(tick)",
+                serverExecutable,
+            ],
             logPath: logPath, detached: true)
     }
 

@@ -75,6 +75,15 @@ public final class LocalModel: LanguageModel, Sendable {
             let backend = try await manager.ensureRunning()
             IdleWatchdog.touch(configuration.stampPath)
             defer { IdleWatchdog.touch(configuration.stampPath) }
+            // A request in flight is use, not idleness, however long the prompt takes.
+            let stampPath = configuration.stampPath
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000_000)
+                    IdleWatchdog.touch(stampPath)
+                }
+            }
+            defer { heartbeat.cancel() }
             var produced = false
             do {
                 for try await event in backend.generate(request) {

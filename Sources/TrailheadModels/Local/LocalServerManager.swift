@@ -185,7 +185,9 @@ actor LocalServerManager {
         IdleWatchdog.touch(configuration.stampPath)
         if let idle = configuration.idleShutdownSeconds {
             try IdleWatchdog.start(
-                serverPID: server.pid, stampPath: configuration.stampPath, idleSeconds: idle,
+                serverPID: server.pid,
+                serverExecutable: ProcessSpawner.executablePath(server.pid) ?? configuration.assets.llamaServerPath,
+                stampPath: configuration.stampPath, idleSeconds: idle,
                 statePath: configuration.statePath, logPath: configuration.logPath)
         }
     }

@@ -30,19 +30,22 @@ let package = Package(
 
         // Manifests, loading, the native binding, the isolated worker client, the registry.
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
+        // The LanguageModel protocol and its backends: OpenAI-compatible HTTP, the managed local
+        // llama-server, hybrid, scripted; and the JSON-Schema→GBNF compiler.
+        .target(name: "TrailheadModels", dependencies: ["TrailheadSchema"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
         // RFC 5545 calendars through libical: parsing, recurrence expansion, free days, writing.
         .target(name: "ICalendar", dependencies: ["CICal", "TrailheadSchema"]),
 
         // Sessions, the agent loop and its step schema, transcripts and traces.
-        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema"]),
+        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadAgent"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
@@ -54,8 +57,9 @@ let package = Package(
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
-        .testTarget(name: "TrailheadAgentTests", dependencies: ["TrailheadAgent", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadAgentTests", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),

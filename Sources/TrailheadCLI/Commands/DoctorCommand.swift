@@ -1,0 +1,103 @@
+import Foundation
+import TrailheadModels
+import TrailheadSchema
+
+/// `agent doctor`: what is installed, what runs, and what to do about what is missing.
+struct DoctorCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "doctor",
+        summary: "Check models and caches, and say how to fix what is missing.",
+        discussion: "Exits 0 when the default local model is available, 3 otherwise.",
+        options: [
+            .option("model", valueName: "MODEL", repeatable: true, help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B)."),
+            .option("api-key-env", valueName: "VAR", help: "The environment variable holding that model's API key."),
+            .flag("json", help: "Print one JSON object."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let assets = ModelAssets(environment: context.environment)
+        var models: [any LanguageModel] = [
+            LocalModel(configuration: .init(model: ModelAssets.defaultModel, assets: assets)),
+            LocalModel(configuration: .init(model: ModelAssets.testModel, assets: assets)),
+        ]
+        for endpoint in arguments.values(of: "model") {
+            do {
+                models.append(
+                    try ModelSpecifier.model(endpoint, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env"), assets: assets))
+            } catch {
+                throw UsageError("--model \(endpoint): \(error)")
+            }
+        }
+        var modelReports: [GeneratedContent] = []
+        var defaultAvailable = false
+        for (index, model) in models.enumerated() {
+            let availability = runBlocking { await model.availability }
+            if index == 0 { defaultAvailable = availability.isAvailable }
+            var report: JSONObject = ["id": .string(model.id), "available": .bool(availability.isAvailable)]
+            if case .unavailable(let reason) = availability {
+                report["reason"] = .string(reason.description)
+                report["fix"] = reason.fix.map { .string($0) } ?? .null
+            }
+            if let local = model as? LocalModel, let running = runBlocking({ await local.status() }) {
+                report["running"] = ["pid": .number(Double(running.pid)), "endpoint": .string(running.endpoint)]
+            }
+            modelReports.append(.object(report))
+        }
+        var cacheReports: [GeneratedContent] = []
+        for folder in ["llama-server", "models", "venv", "testdata", "sdists", "run"] {
+            let path = assets.cacheDirectory + "/" + folder
+            let size = directorySize(path)
+            cacheReports.append(["name": .string(folder), "path": .string(path), "present": .bool(size != nil), "bytes": size.map { .number(Double($0)) } ?? .null])
+        }
+
+        if arguments.flag("json") {
+            context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "caches": .array(cacheReports)]).jsonString)
+        } else {
+            context.stdout.line(context.styled("Models", .bold))
+            for report in modelReports {
+                let ok = report["available"] == true
+                let mark = ok ? context.styled("ok", .green) : context.styled("missing", .red)
+                var line = "  \(mark)  \(report["id"]?.stringValue ?? "")"
+                if let running = report["running"] { line += "  running at \(running["endpoint"]?.stringValue ?? "") (pid \(running["pid"]?.intValue ?? 0))" }
+                context.stdout.line(line)
+                if let reason = report["reason"]?.stringValue { context.stdout.line("        \(reason)") }
+            }
+            context.stdout.line(context.styled("Caches", .bold) + " (\(assets.cacheDirectory))")
+            for report in cacheReports {
+                let size = report["bytes"]?.doubleValue.map { Self.format(bytes: $0) } ?? "absent"
+                context.stdout.line("  \(report["name"]?.stringValue ?? "")".padding(toLength: 16, withPad: " ", startingAt: 0) + size)
+            }
+        }
+        return defaultAvailable ? .success : .noModel
+    }
+
+    /// Total bytes of regular files under `path` (not following links); nil when absent.
+    static func directorySize(_ path: String) -> Int64? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else {
+            return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        }
+        var total: Int64 = 0
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            if let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + relative),
+                attributes[.type] as? FileAttributeType == .typeRegular
+            {
+                total += (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            }
+        }
+        return total
+    }
+
+    static func format(bytes: Double) -> String {
+        let units = ["B", "KB", "MB", "GB"]
+        var value = bytes
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,43 @@
+import TrailheadSchema
+
+/// A model that turns a conversation into text, optionally constrained by a schema.
+///
+/// Every backend (an OpenAI-compatible server, the managed local llama-server, a hybrid of two,
+/// a scripted replay) has this one shape, so the agent loop never knows which one it drives.
+public protocol LanguageModel: Sendable {
+    /// A stable name for transcripts and errors (`local:qwen2.5-coder-1.5b`, `http://…#gpt-4o`).
+    var id: String { get }
+
+    /// Whether a request could be served now, and if not, what the user can do about it.
+    /// Cheap: it may look at files and ask a server's health endpoint, never loads a model.
+    var availability: ModelAvailability { get async }
+
+    /// Gets ready for a conversation that starts with `prefix` (typically the system message):
+    /// loads the model and, where the backend can, evaluates the prefix into its cache so the
+    /// first real turn only pays for what follows.
+    func prewarm(prefix: [ChatMessage]) async throws
+
+    /// The number of tokens of `text` in the model's vocabulary, or `nil` when the backend
+    /// cannot tell.
+    func countTokens(_ text: String) async throws -> Int?
+
+    /// Streams the answer to `request`: text deltas, then exactly one `.completed` record.
+    /// Cancelling the consuming task cancels the underlying request.
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error>
+}
+
+// MARK: - Default implementations
+
+extension LanguageModel {
+    public func prewarm(prefix: [ChatMessage]) async throws {}
+
+    public func countTokens(_ text: String) async throws -> Int? { nil }
+
+    /// Runs `request` to the end and returns the final record.
+    public func respond(to request: ModelRequest) async throws -> ModelResponse {
+        for try await event in generate(request) {
+            if case .completed(let response) = event { return response }
+        }
+        throw ModelError.protocolViolation(model: id, message: "the stream ended without a final record")
+    }
+}

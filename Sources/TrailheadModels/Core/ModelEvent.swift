@@ -1,0 +1,59 @@
+/// One step of a streamed generation.
+public enum ModelEvent: Sendable, Equatable {
+    /// Newly generated text, to be appended to what came before.
+    case text(String)
+    /// The end: the whole answer with its accounting. Always the last event.
+    case completed(ModelResponse)
+}
+
+/// The final record of a generation.
+public struct ModelResponse: Sendable, Equatable {
+    /// The whole generated text.
+    public var text: String
+    /// The id of the model that answered (for a hybrid, the one that actually did).
+    public var modelID: String
+    public var usage: TokenUsage?
+    public var timings: ModelTimings
+    /// Why the generation stopped, as the backend said it (`stop`, `length`).
+    public var finishReason: String?
+
+    public init(text: String, modelID: String, usage: TokenUsage?, timings: ModelTimings, finishReason: String?) {
+        self.text = text
+        self.modelID = modelID
+        self.usage = usage
+        self.timings = timings
+        self.finishReason = finishReason
+    }
+}
+
+/// Tokens in and out, as the backend counted them.
+public struct TokenUsage: Sendable, Equatable, Codable {
+    public var promptTokens: Int
+    public var completionTokens: Int
+    /// Prompt tokens served from the backend's cache (llama.cpp's `cache_n`), when known.
+    public var cachedPromptTokens: Int?
+
+    public init(promptTokens: Int, completionTokens: Int, cachedPromptTokens: Int? = nil) {
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.cachedPromptTokens = cachedPromptTokens
+    }
+}
+
+/// Where the time went, in seconds. Wall-clock values are measured by us; the `server*` ones are
+/// reported by the server (llama.cpp's `timings`) when it does.
+public struct ModelTimings: Sendable, Equatable, Codable {
+    /// From sending the request to the first text delta.
+    public var timeToFirstToken: Double?
+    /// From sending the request to the final record.
+    public var total: Double
+    public var serverPromptSeconds: Double?
+    public var serverGenerationSeconds: Double?
+
+    public init(timeToFirstToken: Double? = nil, total: Double, serverPromptSeconds: Double? = nil, serverGenerationSeconds: Double? = nil) {
+        self.timeToFirstToken = timeToFirstToken
+        self.total = total
+        self.serverPromptSeconds = serverPromptSeconds
+        self.serverGenerationSeconds = serverGenerationSeconds
+    }
+}

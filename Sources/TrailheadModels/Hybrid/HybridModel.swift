@@ -1,0 +1,118 @@
+/// Two models, one preferred: requests go to the preferred one, and to the other when the
+/// preferred one is unavailable or fails before producing any output. A failure after output
+/// has been streamed is not retried elsewhere (the consumer has already seen text), it is
+/// reported. Every final record names the model that actually answered.
+public struct HybridModel: LanguageModel {
+    public enum Preference: Sendable {
+        case primary, secondary
+    }
+
+    public let primary: any LanguageModel
+    public let secondary: any LanguageModel
+    public let prefer: Preference
+    /// Options for each backend that override the request's (e.g. a smaller `maxTokens` for a
+    /// paid remote model); `nil` members leave the request's value.
+    public let primaryOptions: GenerationOptions
+    public let secondaryOptions: GenerationOptions
+
+    public init(
+        primary: any LanguageModel, secondary: any LanguageModel, prefer: Preference = .primary,
+        primaryOptions: GenerationOptions = .init(), secondaryOptions: GenerationOptions = .init()
+    ) {
+        self.primary = primary
+        self.secondary = secondary
+        self.prefer = prefer
+        self.primaryOptions = primaryOptions
+        self.secondaryOptions = secondaryOptions
+    }
+
+    /// `request` with `options` (a backend's own) taking precedence.
+    private static func request(_ request: ModelRequest, with options: GenerationOptions) -> ModelRequest {
+        var adjusted = request
+        adjusted.options = options.over(request.options)
+        return adjusted
+    }
+
+    public var id: String { "hybrid(\(ordered.0.id), \(ordered.1.id))" }
+
+    private var ordered: (any LanguageModel, any LanguageModel) {
+        prefer == .primary ? (primary, secondary) : (secondary, primary)
+    }
+
+    public var availability: ModelAvailability {
+        get async {
+            let first = await ordered.0.availability
+            if first.isAvailable { return first }
+            let second = await ordered.1.availability
+            return second.isAvailable ? second : first
+        }
+    }
+
+    public func prewarm(prefix: [ChatMessage]) async throws {
+        for model in [ordered.0, ordered.1] where await model.availability.isAvailable {
+            try await model.prewarm(prefix: prefix)
+            return
+        }
+    }
+
+    public func countTokens(_ text: String) async throws -> Int? {
+        for model in [ordered.0, ordered.1] where await model.availability.isAvailable {
+            return try await model.countTokens(text)
+        }
+        return nil
+    }
+
+    public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        let (first, second) = ordered
+        let (firstOptions, secondOptions) = prefer == .primary ? (primaryOptions, secondaryOptions) : (secondaryOptions, primaryOptions)
+        let firstRequest = Self.request(request, with: firstOptions)
+        let secondRequest = Self.request(request, with: secondOptions)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                var firstError: (any Error)?
+                if await first.availability.isAvailable {
+                    var produced = false
+                    do {
+                        for try await event in first.generate(firstRequest) {
+                            if case .text = event { produced = true }
+                            continuation.yield(event)
+                        }
+                        continuation.finish()
+                        return
+                    } catch is CancellationError {
+                        continuation.finish(throwing: CancellationError())
+                        return
+                    } catch {
+                        if produced {
+                            continuation.finish(throwing: error)
+                            return
+                        }
+                        firstError = error
+                    }
+                } else {
+                    firstError = ModelError.unavailable(model: first.id, reason: Self.reason(await first.availability))
+                }
+                do {
+                    for try await event in second.generate(secondRequest) { continuation.yield(event) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: HybridError(first: firstError.map { String(describing: $0) } ?? "", second: error))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private static func reason(_ availability: ModelAvailability) -> UnavailableReason {
+        if case .unavailable(let reason) = availability { return reason }
+        return .unsupported(detail: "unknown")
+    }
+}
+
+/// Both models of a hybrid failed; names both causes.
+public struct HybridError: Error, CustomStringConvertible {
+    public var first: String
+    public var second: any Error
+
+    public var description: String { "both models failed: \(first); then \(second)" }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import TrailheadSchema
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A model behind an OpenAI-compatible chat-completions endpoint: llama.cpp's llama-server,
+/// vLLM, Ollama's `/v1`, OpenAI, Gemini's OpenAI endpoint.
+///
+/// Output is streamed over server-sent events. A schema becomes a GBNF grammar from our own
+/// compiler on llama.cpp (compact: no whitespace for the model to spend) and
+/// `response_format: json_schema` elsewhere.
+public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
+    public let configuration: OpenAICompatibleConfiguration
+    public var id: String { configuration.id ?? configuration.endpoint.description }
+
+    /// Whether the server is llama.cpp's, once asked.
+    private let isLlamaCpp = Locked<Bool?>(nil)
+
+    public init(configuration: OpenAICompatibleConfiguration) {
+        self.configuration = configuration
+        switch configuration.constraint {
+        case .grammar: isLlamaCpp.withLock { $0 = true }
+        case .responseFormat: isLlamaCpp.withLock { $0 = false }
+        case .automatic: break
+        }
+    }
+
+    /// `OpenAICompatibleModel(endpoint: "http://127.0.0.1:8080/v1#qwen", apiKeyEnvironmentVariable: "OPENAI_API_KEY")`
+    public convenience init(endpoint: String, apiKeyEnvironmentVariable: String? = nil) throws(ModelError) {
+        self.init(
+            configuration: .init(
+                endpoint: try ModelEndpoint(parsing: endpoint), apiKeyEnvironmentVariable: apiKeyEnvironmentVariable))
+    }
+
+    // MARK: - Availability
+
+    public var availability: ModelAvailability {
+        get async {
+            let key: String?
+            do { key = try apiKey() } catch {
+                if case .unavailable(_, let reason) = error { return .unavailable(reason) }
+                return .unavailable(.unsupported(detail: error.description))
+            }
+            do {
+                let (status, _, _) = try await HTTPStreamingCall.fetch(
+                    makeRequest(configuration.endpoint.url("/models"), method: "GET", body: nil, apiKey: key),
+                    timeouts: .init(idle: 3, total: 5))
+                if status == 401 || status == 403, let variable = configuration.apiKeyEnvironmentVariable {
+                    return .unavailable(
+                        .notConfigured(
+                            detail: "the server refused the API key in $\(variable) (HTTP \(status))",
+                            fix: "set $\(variable) to a valid key"))
+                }
+                return .available
+            } catch {
+                return .unavailable(
+                    .unreachable(
+                        endpoint: configuration.endpoint.baseURL.absoluteString, detail: describe(transport: error)))
+            }
+        }
+    }
+
+    // MARK: - Prewarm and token counting
+
+    public func prewarm(prefix: [ChatMessage]) async throws {
+        guard !prefix.isEmpty, await serverIsLlamaCpp() else { return }
+        // One token of output is enough to make llama.cpp evaluate and cache the prefix; the
+        // next request that starts with the same messages reuses it (`cache_prompt`).
+        let body = ChatCompletionRequestBody.make(
+            messages: prefix, modelName: configuration.endpoint.modelName, options: .init(temperature: 0, maxTokens: 1),
+            constraint: .none, llamaCpp: true, stream: false)
+        _ = try await fetchJSON(configuration.endpoint.url("/chat/completions"), body: body)
+    }
+
+    public func countTokens(_ text: String) async throws -> Int? {
+        guard await serverIsLlamaCpp() else { return nil }
+        let answer = try await fetchJSON(
+            configuration.endpoint.serverRoot.appendingPathComponent("tokenize"), body: ["content": .string(text)])
+        guard let tokens = answer["tokens"]?.arrayValue else {
+            throw ModelError.protocolViolation(model: id, message: "/tokenize answered without 'tokens'")
+        }
+        return tokens.count
+    }
+
+    // MARK: - Generation
+
+    public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.run(request, continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func run(_ request: ModelRequest, _ continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation)
+        async throws
+    {
+        let started = monotonicSeconds()
+        let key = try apiKey()
+        let llamaCpp = await serverIsLlamaCpp()
+        let body = ChatCompletionRequestBody.make(
+            messages: request.messages, modelName: configuration.endpoint.modelName,
+            options: request.options.over(configuration.defaultOptions),
+            constraint: try constraint(for: request.schema, llamaCpp: llamaCpp), llamaCpp: llamaCpp)
+        let urlRequest = makeRequest(
+            configuration.endpoint.url("/chat/completions"), method: "POST", body: body, apiKey: key)
+
+        var retry = 0
+        while true {
+            try Task.checkCancellation()
+            do {
+                let attempt = ChatCompletionAttempt(model: self, started: started, continuation: continuation)
+                var response = try await attempt.run(urlRequest)
+                try check(response.text, against: request.schema)
+                response.timings.total = monotonicSeconds() - started
+                continuation.yield(.completed(response))
+                return
+            } catch let failure as RetryableFailure {
+                guard retry < configuration.retry.maximumRetries else { throw failure.error }
+                let delay = configuration.retry.delay(forRetry: retry, retryAfter: failure.retryAfter)
+                retry += 1
+                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            }
+        }
+    }
+
+    private func check(_ text: String, against schema: GenerationSchema?) throws(ModelError) {
+        guard let schema, configuration.validatesOutput else { return }
+        let value: GeneratedContent
+        do { value = try GeneratedContent(json: text) } catch {
+            throw .schemaMismatch(model: id, message: "not one JSON document (\(error)): \(text.prefix(200))")
+        }
+        let violations = schema.validate(value)
+        guard violations.isEmpty else {
+            throw .schemaMismatch(
+                model: id, message: violations.prefix(3).map(\.description).joined(separator: "; "))
+        }
+    }
+
+    private func constraint(for schema: GenerationSchema?, llamaCpp: Bool) throws(ModelError)
+        -> ChatCompletionRequestBody.Constraint
+    {
+        guard let schema else { return .none }
+        if llamaCpp {
+            do { return .grammar(try GBNFGrammar(schema: schema).text) } catch {
+                throw .unsupportedSchema(message: error.description)
+            }
+        }
+        return .responseFormat(schema.json)
+    }
+
+    // MARK: - Plumbing
+
+    /// Asks `GET /props` once: only llama.cpp answers it with its generation settings.
+    func serverIsLlamaCpp() async -> Bool {
+        if let known = isLlamaCpp.current { return known }
+        var answer = false
+        if let (status, _, body) = try? await HTTPStreamingCall.fetch(
+            makeRequest(
+                configuration.endpoint.serverRoot.appendingPathComponent("props"), method: "GET", body: nil,
+                apiKey: try? apiKey()),
+            timeouts: .init(idle: 3, total: 5)), status == 200,
+            let props = try? GeneratedContent(json: body)
+        {
+            answer = props["default_generation_settings"] != nil || props["build_info"] != nil
+        } else {
+            // Unreachable now: decide next time instead of remembering a guess.
+            return false
+        }
+        isLlamaCpp.withLock { $0 = answer }
+        return answer
+    }
+
+    /// The API key from the configured environment variable; never logged.
+    func apiKey() throws(ModelError) -> String? {
+        guard let variable = configuration.apiKeyEnvironmentVariable else { return nil }
+        guard let key = ProcessInfo.processInfo.environment[variable], !key.isEmpty else {
+            throw .unavailable(
+                model: id,
+                reason: .notConfigured(
+                    detail: "the API key variable $\(variable) is not set",
+                    fix: "export \(variable)=… (the key is read from the environment, never stored)"))
+        }
+        return key
+    }
+
+    /// Removes the API key from text that may have echoed it (error bodies).
+    func redact(_ text: String) -> String {
+        guard let key = try? apiKey(), !key.isEmpty else { return text }
+        return text.replacingOccurrences(of: key, with: "[redacted]")
+    }
+
+    func makeRequest(_ url: URL, method: String, body: GeneratedContent?, apiKey: String?) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = Data(body.jsonString.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        request.setValue("text/event-stream, application/json", forHTTPHeaderField: "Accept")
+        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    var timeouts: HTTPStreamingCall.Timeouts {
+        .init(idle: configuration.idleTimeout, total: configuration.requestTimeout)
+    }
+
+    /// POSTs a JSON body and returns the JSON answer, retrying like a generation.
+    func fetchJSON(_ url: URL, body: GeneratedContent) async throws -> GeneratedContent {
+        let request = makeRequest(url, method: "POST", body: body, apiKey: try apiKey())
+        var retry = 0
+        while true {
+            do {
+                let (status, headers, data) = try await HTTPStreamingCall.fetch(request, timeouts: timeouts)
+                if RetryPolicy.isRetryable(status: status) {
+                    throw RetryableFailure(
+                        error: .httpStatus(model: id, status: status, body: redact(String(decoding: data, as: UTF8.self))),
+                        retryAfter: headers["retry-after"].flatMap(Double.init))
+                }
+                guard (200..<300).contains(status) else {
+                    throw ModelError.httpStatus(model: id, status: status, body: redact(String(decoding: data, as: UTF8.self)))
+                }
+                do { return try GeneratedContent(json: data) } catch {
+                    throw ModelError.protocolViolation(model: id, message: "\(url.path) answered with invalid JSON: \(error)")
+                }
+            } catch let failure as RetryableFailure {
+                guard retry < configuration.retry.maximumRetries else { throw failure.error }
+                try await Task.sleep(
+                    nanoseconds: UInt64(configuration.retry.delay(forRetry: retry, retryAfter: failure.retryAfter) * 1e9))
+                retry += 1
+            } catch let error as HTTPTransportError {
+                let mapped = map(transport: error)
+                if case .refused = error, retry < configuration.retry.maximumRetries {
+                    try await Task.sleep(nanoseconds: UInt64(configuration.retry.delay(forRetry: retry, retryAfter: nil) * 1e9))
+                    retry += 1
+                    continue
+                }
+                throw mapped
+            }
+        }
+    }
+
+    func map(transport error: HTTPTransportError) -> any Error {
+        switch error {
+        case .cancelled: CancellationError()
+        case .idleTimeout(let s): ModelError.timedOut(model: id, seconds: s)
+        case .totalTimeout(let s): ModelError.timedOut(model: id, seconds: s)
+        case .refused(let m): ModelError.connection(model: id, message: "\(configuration.endpoint.baseURL.absoluteString): \(m)")
+        case .failed(let m): ModelError.connection(model: id, message: redact(m))
+        }
+    }
+
+    private func describe(transport error: any Error) -> String {
+        switch error as? HTTPTransportError {
+        case .refused(let m)?: m
+        case .idleTimeout(let s)?, .totalTimeout(let s)?: "no answer within \(s) s"
+        case .failed(let m)?: m
+        default: String(describing: error)
+        }
+    }
+}
+
+/// A failure before any output that another attempt may fix.
+struct RetryableFailure: Error {
+    var error: ModelError
+    var retryAfter: Double?
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TrailheadSchema
+
+/// Replays recorded model outputs in order, streaming each in small chunks: deterministic
+/// tests, and replaying a transcript.
+///
+/// The file is JSON Lines: each line either a JSON string (the output), an object with a
+/// `"text"` (or `"output"`) member, or a transcript entry — only entries with
+/// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. Running past the
+/// last output is a `ModelError.scriptExhausted`.
+public final class ScriptedModel: LanguageModel, Sendable {
+    public let id: String
+    public let path: String
+    private let outputs: [String]
+    private let chunkSize: Int
+    private let next = Locked(0)
+
+    /// Loads `path`; a line that is not JSON or has no output is an error naming the line.
+    public convenience init(path: String, chunkSize: Int = 8) throws(ModelError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unavailable(model: "scripted:\(path)", reason: .notInstalled(what: "the script \(path)", fix: "check the path"))
+        }
+        var outputs: [String] = []
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let value: GeneratedContent
+            do { value = try GeneratedContent(json: trimmed) } catch {
+                throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is not JSON: \(error)")
+            }
+            switch value {
+            case .string(let text): outputs.append(text)
+            case .object(let entry):
+                if let kind = entry["kind"]?.stringValue, kind != "modelTurn" { continue }
+                guard let text = entry["text"]?.stringValue ?? entry["output"]?.stringValue ?? entry["raw"]?.stringValue else {
+                    throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) has no \"text\" string")
+                }
+                outputs.append(text)
+            default:
+                throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is neither a string nor an object")
+            }
+        }
+        self.init(outputs: outputs, path: path, chunkSize: chunkSize)
+    }
+
+    /// Replays `outputs` given in code.
+    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8) {
+        self.outputs = outputs
+        self.path = path
+        self.chunkSize = max(1, chunkSize)
+        id = "scripted:\(path)"
+    }
+
+    public var availability: ModelAvailability { get async { .available } }
+
+    /// How many outputs have been replayed.
+    public var used: Int { next.current }
+
+    public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        let index: Int = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        let outputs = outputs, chunkSize = chunkSize, id = id, path = path
+        return AsyncThrowingStream { continuation in
+            guard index < outputs.count else {
+                continuation.finish(throwing: ModelError.scriptExhausted(path: path, used: outputs.count))
+                return
+            }
+            let started = monotonicSeconds()
+            let text = outputs[index]
+            var chunk = ""
+            for character in text {
+                chunk.append(character)
+                if chunk.count >= chunkSize {
+                    continuation.yield(.text(chunk))
+                    chunk = ""
+                }
+            }
+            if !chunk.isEmpty { continuation.yield(.text(chunk)) }
+            let elapsed = monotonicSeconds() - started
+            continuation.yield(
+                .completed(
+                    ModelResponse(
+                        text: text, modelID: id, usage: nil,
+                        timings: ModelTimings(timeToFirstToken: elapsed, total: elapsed), finishReason: "stop")))
+            continuation.finish()
+        }
+    }
+}

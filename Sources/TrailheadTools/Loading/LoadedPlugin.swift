@@ -1,0 +1,112 @@
+import Foundation
+import TrailheadSchema
+
+/// A plugin loaded into this process: its library, its descriptor (when it has one) and its
+/// native functions. The registry uses it for `inProcess` plugins, and `agent-tool-host` for the
+/// one plugin it serves. Calls are serialised, as trailhead_tool.h promises plugins.
+final class LoadedPlugin: @unchecked Sendable {
+    /// Results above this size are refused rather than handed to a model.
+    static let maximumResultBytes = 1 << 20
+
+    let manifest: Manifest
+    let descriptor: PluginDescriptor?
+    private let natives: [String: NativeFunction]
+    private let toolsByName: [String: ToolManifest]
+    private let lock = NSLock()
+
+    /// Loads `libraryPath` and opens the plugin with `config`.
+    ///
+    /// - Parameter manifest: the manifest to check the library against; `nil` takes the manifest
+    ///   the library embeds (how `agent-tool-host Plugins/libX.so` runs standalone).
+    init(libraryPath: String, manifest: Manifest?, config: GeneratedContent) throws(PluginLoadError) {
+        let library = try SharedLibrary.open(libraryPath)
+        var descriptor: PluginDescriptor?
+        // A plain C library whose tools are all native needs no descriptor; one that exports it anyway is checked.
+        if manifest?.isNativeOnly != true || library.symbol(TRAILHEAD_PLUGIN_SYMBOL_NAME) != nil {
+            descriptor = try PluginDescriptor.load(from: library, expectedName: manifest?.plugin)
+        }
+        let resolved: Manifest
+        if let manifest {
+            resolved = manifest
+        } else {
+            guard let text = descriptor?.embeddedManifest else {
+                throw PluginLoadError("\(library.fileName): the plugin embeds no manifest; pass one with --manifest")
+            }
+            resolved = try Self.embedded(text, library: library)
+        }
+        var natives: [String: NativeFunction] = [:]
+        for tool in resolved.tools {
+            if case .native(let signature) = tool.binding { natives[tool.name] = try NativeFunction(signature, in: library) }
+        }
+        try descriptor?.open(config: config)
+        self.manifest = resolved
+        self.descriptor = descriptor
+        self.natives = natives
+        self.toolsByName = Dictionary(resolved.tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Reads a library's embedded manifest, which leaves out `library` (the file it is in).
+    private static func embedded(_ text: String, library: SharedLibrary) throws(PluginLoadError) -> Manifest {
+        do {
+            guard case .object(var members) = try GeneratedContent(json: text) else {
+                throw PluginLoadError("\(library.fileName): the embedded manifest is not a JSON object")
+            }
+            if members["library"] == nil { members["library"] = .string(library.fileName) }
+            return try Manifest(json: .object(members))
+        } catch let error as PluginLoadError {
+            throw error
+        } catch {
+            throw PluginLoadError("\(library.fileName): the embedded manifest is invalid: \(error)")
+        }
+    }
+
+    func tool(named name: String) -> ToolManifest? { toolsByName[name] }
+
+    /// Calls one tool with already validated arguments.
+    func call(tool name: String, arguments: GeneratedContent) -> Result<GeneratedContent, ToolCallError> {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let tool = toolsByName[name] else { return .failure(.unknownTool(name)) }
+        switch tool.binding {
+        case .native:
+            do { return .success(try natives[name]!.call(arguments)) } catch {
+                return .failure(.failed(tool: name, message: error.message))
+            }
+        case .json:
+            guard let descriptor else { return .failure(.failed(tool: name, message: "the plugin has no descriptor")) }
+            let (status, text) = descriptor.call(tool: name, argumentsJSON: arguments.jsonString)
+            return Self.outcome(tool: name, status: status, text: text)
+        }
+    }
+
+    /// Turns what `call` returned into a result or a tool error.
+    static func outcome(tool: String, status: Int32, text: String?) -> Result<GeneratedContent, ToolCallError> {
+        if let text, text.utf8.count > maximumResultBytes {
+            return .failure(.invalidResult(tool: tool, message: "\(text.utf8.count) bytes, more than the \(maximumResultBytes) allowed"))
+        }
+        var parsed: GeneratedContent?
+        var syntaxError: JSONSyntaxError?
+        if let text {
+            do { parsed = try GeneratedContent(json: text) } catch { syntaxError = error }
+        }
+        guard status == 0 else {
+            let message = parsed?["error"]?.stringValue ?? text ?? "no message (status \(status))"
+            return .failure(.failed(tool: tool, message: message))
+        }
+        guard let parsed else {
+            let reason = syntaxError.map { "not JSON (\($0))" } ?? "no result document"
+            return .failure(.invalidResult(tool: tool, message: reason))
+        }
+        return .success(parsed)
+    }
+
+    /// Calls the plugin's `close`; after this no call may be made.
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        descriptor?.close()
+    }
+}
+
+/// `TRAILHEAD_PLUGIN_SYMBOL` as a Swift string (the macro imports, but this reads plainly).
+let TRAILHEAD_PLUGIN_SYMBOL_NAME = "trailhead_plugin_v1"

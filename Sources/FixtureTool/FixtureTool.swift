@@ -7,9 +7,28 @@ import TrailheadSchema
 public func trailheadPluginV1() -> UnsafeRawPointer {
     Plugin(
         name: "fixture", version: "1.0.0",
-        tools: [Echo(), Crash(), Hang(), Garbage(), Fail()],
-        timeoutMs: 2000
+        tools: [Echo(), Crash(), Hang(), Garbage(), Fail(), Config()],
+        timeoutMs: 2000,
+        open: { config in openedWith.set(config.content) }
     ).export()
+}
+
+/// The config the host opened the plugin with (including the `$home` it adds).
+private let openedWith = Box()
+
+private final class Box: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: GeneratedContent = .null
+    func set(_ newValue: GeneratedContent) { lock.withLock { value = newValue } }
+    func get() -> GeneratedContent { lock.withLock { value } }
+}
+
+/// Returns the config the plugin was opened with.
+struct Config: PluginTool {
+    let name = "config"
+    let description = "Returns the config the plugin was opened with."
+    let arguments: GeneratedContent = ["type": "object"]
+    func call(_ arguments: GeneratedContent) throws -> GeneratedContent { openedWith.get() }
 }
 
 /// Returns its arguments unchanged.
@@ -29,6 +48,8 @@ struct Crash: PluginTool {
         "properties": ["how": ["enum": ["segfault", "abort"]]],
     ]
     func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+        // Something on stderr first, which the host's crash report should quote.
+        _ = "fixture: crashing on purpose\n".withCString { write(2, $0, strlen($0)) }
         if arguments["how"]?.stringValue == "abort" { abort() }
         // A store through a pointer into the unmapped first page: SIGSEGV, not a Swift trap.
         let address = UnsafeMutablePointer<Int32>(bitPattern: 16)!

@@ -85,7 +85,7 @@ import TrailheadTools
 
     @Test func goodPluginsLoad() {
         for file in ["fixture.json", "cplain.json", "tripmath.json"] { #expect(reason(file) == nil, "\(file): \(reason(file) ?? "")") }
-        #expect(Set(registry.tools.map(\.name)) == ["echo", "crash", "hang", "garbage", "fail", "c_echo", "c_fail", "c_not_json", "c_huge", "tripCost"])
+        #expect(Set(registry.tools.map(\.name)) == ["echo", "crash", "hang", "garbage", "fail", "config", "c_echo", "c_fail", "c_not_json", "c_huge", "tripCost"])
     }
 
     @Test func everyBadPluginIsRefusedWithItsReason() {

@@ -156,4 +156,4 @@ func nativeTool(_ name: String, symbol: String, parameters: [(String, String)], 
 /// The tools of the plain C plugin that are safe to call in process.
 let cPlainTools = ["c_echo", "c_fail", "c_not_json", "c_huge"].map { jsonTool(.string($0)) }
 /// The FixtureTool plugin's tools.
-let fixtureTools = ["echo", "crash", "hang", "garbage", "fail"].map { jsonTool(.string($0)) }
+let fixtureTools = ["echo", "crash", "hang", "garbage", "fail", "config"].map { jsonTool(.string($0)) }

@@ -4,6 +4,14 @@ import TrailheadSchema
 enum JSONRPC {
     /// The MCP revision the worker speaks when the client names none.
     static let protocolVersion = "2025-06-18"
+    /// Revisions whose `initialize`/`tools/*` subset the worker implements.
+    static let supportedVersions: Set<String> = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+
+    /// The client's revision when the worker speaks it, else the worker's own (MCP's negotiation rule).
+    static func negotiatedVersion(_ requested: String?) -> String {
+        if let requested, supportedVersions.contains(requested) { return requested }
+        return protocolVersion
+    }
     /// The `_meta` key under which the worker tells its Trailhead client what kind of tool error it was.
     static let errorKindKey = "trailhead/errorKind"
 

@@ -126,7 +126,7 @@ public enum ToolHostServer {
             }
             let embedded = plugin.descriptor?.embeddedManifest.flatMap { try? GeneratedContent(json: $0) } ?? .null
             return JSONRPC.result(id: id, [
-                "protocolVersion": params["protocolVersion"] ?? .string(JSONRPC.protocolVersion),
+                "protocolVersion": .string(JSONRPC.negotiatedVersion(params["protocolVersion"]?.stringValue)),
                 "capabilities": ["tools": ["listChanged": false]],
                 "serverInfo": ["name": .string(plugin.manifest.plugin), "version": .string(plugin.manifest.version)],
                 "trailhead": [

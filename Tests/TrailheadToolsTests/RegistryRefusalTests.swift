@@ -113,8 +113,11 @@ import TrailheadTools
         #expect(try registry.call("tripCost", arguments: ["distanceKm": 100, "travellers": 2]) == ["result": 54])
     }
 
-    @Test func toolsOfRefusedPluginsAreUnknown() {
-        #expect(throws: ToolCallError.unknownTool("wa")) { try registry.call("wa", arguments: [:]) }
+    @Test func toolsOfRefusedPluginsAreUnavailableWithTheReason() {
+        let message = registry.result(of: "wa", arguments: [:]).errorDescription ?? ""
+        #expect(message.hasPrefix("tool 'wa' is unavailable: plugin 'wrongabi' was refused: "), "\(message)")
+        #expect(message.contains("ABI version 2"), "\(message)")
+        #expect(throws: ToolCallError.unknownTool("nonexistent")) { try registry.call("nonexistent", arguments: [:]) }
     }
 
     @Test func inProcessToolErrorsAndBadResults() {

@@ -14,11 +14,14 @@ final class LoadedPlugin: @unchecked Sendable {
     private let toolsByName: [String: ToolManifest]
     private let lock = NSLock()
 
-    /// Loads `libraryPath` and opens the plugin with `config`.
+    /// Loads `libraryPath` and opens the plugin.
     ///
-    /// - Parameter manifest: the manifest to check the library against; `nil` takes the manifest
-    ///   the library embeds (how `agent-tool-host Plugins/libX.so` runs standalone).
-    init(libraryPath: String, manifest: Manifest?, config: GeneratedContent) throws(PluginLoadError) {
+    /// - Parameters:
+    ///   - manifest: the manifest to check the library against; `nil` takes the manifest the
+    ///     library embeds (how `agent-tool-host Plugins/libX.so` runs standalone).
+    ///   - config: handed to `open`; `nil` takes the manifest's `config`.
+    ///   - home: added to the config as `$home` when it has none.
+    init(libraryPath: String, manifest: Manifest?, config: GeneratedContent?, home: String? = nil) throws(PluginLoadError) {
         let library = try SharedLibrary.open(libraryPath)
         var descriptor: PluginDescriptor?
         // A plain C library whose tools are all native needs no descriptor; one that exports it anyway is checked.
@@ -38,7 +41,9 @@ final class LoadedPlugin: @unchecked Sendable {
         for tool in resolved.tools {
             if case .native(let signature) = tool.binding { natives[tool.name] = try NativeFunction(signature, in: library) }
         }
-        try descriptor?.open(config: config)
+        var members = (config ?? resolved.config).objectValue ?? [:]
+        if members["$home"] == nil, let home { members["$home"] = .string(home) }
+        try descriptor?.open(config: .object(members))
         self.manifest = resolved
         self.descriptor = descriptor
         self.natives = natives

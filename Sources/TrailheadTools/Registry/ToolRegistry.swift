@@ -79,7 +79,15 @@ public final class ToolRegistry: @unchecked Sendable {
 
     /// Calls a tool and returns its outcome as a value.
     public func result(of name: String, arguments: GeneratedContent) -> Result<GeneratedContent, ToolCallError> {
-        guard let tool = toolsByName[name], let backend = backends[tool.plugin] else { return .failure(.unknownTool(name)) }
+        guard let tool = toolsByName[name], let backend = backends[tool.plugin] else {
+            // A tool of a refused plugin is unavailable, with the plugin's reason, rather than unknown.
+            for record in plugins where record.manifest?.tools.contains(where: { $0.name == name }) == true {
+                if case .refused(let reason) = record.status {
+                    return .failure(.unavailable(tool: name, plugin: record.name, reason: "was refused: \(reason)"))
+                }
+            }
+            return .failure(.unknownTool(name))
+        }
         let violations = tool.manifest.arguments.validate(arguments)
         guard violations.isEmpty else { return .failure(.invalidArguments(tool: name, violations: violations)) }
         let outcome = backend.call(tool: name, arguments: arguments)

@@ -13,15 +13,18 @@ import TrailheadSchema
 public enum ToolHostServer {
     public static let usage = """
         usage: agent-tool-host LIBRARY [--manifest FILE] [--config JSON] [--arguments-validated]
+               agent-tool-host --describe LIBRARY
           Serves the plugin in LIBRARY as an MCP server over stdin/stdout (newline-delimited JSON-RPC 2.0).
           --manifest FILE        check the library against this manifest (required for native bindings);
                                  without it the manifest the plugin embeds is used
           --config JSON          the object handed to the plugin's open (default: the manifest's config)
           --arguments-validated  the client validated arguments already (the Trailhead registry does)
+          --describe LIBRARY     print the plugin's name, ABI version and embedded manifest as JSON, and exit
         """
 
     /// Runs the worker until stdin closes; returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--describe", arguments.count == 2 { return describe(arguments[1]) }
         guard let options = Options(arguments) else {
             writeAll(2, usage + "\n")
             return arguments.contains("--help") ? 0 : 2
@@ -43,6 +46,25 @@ public enum ToolHostServer {
         }
         if case .success(let plugin) = session.plugin { plugin.close() }
         return 0
+    }
+
+    /// `agent-tool-host --describe LIBRARY`: prints one line `{"plugin", "abiVersion",
+    /// "embeddedManifest"}` (or `{"error"}`) without opening the plugin, for `agent tools register`.
+    static func describe(_ library: String) -> Int32 {
+        let protocolFD = dup(1)
+        _ = dup2(2, 1)
+        let report: GeneratedContent
+        do {
+            let descriptor = try PluginDescriptor.load(from: try SharedLibrary.open(library), expectedName: nil)
+            report = [
+                "plugin": .string(descriptor.name), "abiVersion": .number(Double(descriptor.abiVersion)),
+                "embeddedManifest": descriptor.embeddedManifest.map { .string($0) } ?? .null,
+            ]
+        } catch {
+            report = ["error": .string(error.message)]
+        }
+        writeAll(protocolFD, report.jsonString + "\n")
+        return report["error"] == nil ? 0 : 1
     }
 
     struct Options {
@@ -87,14 +109,10 @@ public enum ToolHostServer {
                     }
                     do { manifest = try Manifest(jsonText: text) } catch { throw PluginLoadError("\(path): \(error)") }
                 }
-                var config = options.config ?? manifest?.config ?? [:]
-                if case .object(var members) = config, members["$home"] == nil {
-                    // Standalone, the installation folder is the one holding Plugins/.
-                    let folder = ((options.library as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-                    members["$home"] = .string(folder.isEmpty ? FileManager.default.currentDirectoryPath : folder)
-                    config = .object(members)
-                }
-                return try LoadedPlugin(libraryPath: options.library, manifest: manifest, config: config)
+                // Standalone, the installation folder is the one holding Plugins/.
+                let absolute = options.library.hasPrefix("/") ? options.library : FileManager.default.currentDirectoryPath + "/" + options.library
+                let home = ((absolute as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+                return try LoadedPlugin(libraryPath: options.library, manifest: manifest, config: options.config, home: home)
             }
         }
 

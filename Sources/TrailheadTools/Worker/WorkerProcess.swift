@@ -175,7 +175,7 @@ final class WorkerProcess {
         close(input)
     }
 
-    /// Waits for the worker to end and says how it ended ("killed by signal 11 (SIGSEGV)").
+    /// Waits for the worker to end and says how it ended ("was killed by signal 11 (Segmentation fault)").
     @discardableResult
     func reap() -> String {
         guard !reaped else { return "already reaped" }
@@ -186,7 +186,7 @@ final class WorkerProcess {
         let signal = status & 0x7F
         if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
         let name = strsignal(signal).map { String(cString: $0) } ?? "unknown"
-        return "killed by signal \(signal) (\(name))"
+        return "was killed by signal \(signal) (\(name))"
     }
 }
 

@@ -13,6 +13,8 @@ struct ToolCallBench: Benchmark {
         var callsPerSecond: Double
         var p50: Double
         var p99: Double
+        /// CPU time per call, caller and worker together: unlike latency, barely moved by a loaded machine.
+        var cpuMicroseconds: Double = .nan
         var note = ""
     }
 
@@ -22,17 +24,22 @@ struct ToolCallBench: Benchmark {
         var rows: [Row] = []
         let arguments: GeneratedContent = ["text": "hello"]
 
-        let inProcess = try installation.registry(isolation: "inProcess")
+        let inProcess = try installation.registry(isolation: "inProcess", plugins: ["fixture", "cplain", "tripmath"])
         rows.append(try measure("in process, JSON ABI, Swift plugin (FixtureTool)", calls: 100_000) { try inProcess.call("echo", arguments: arguments) })
         rows.append(try measure("in process, JSON ABI, C plugin", calls: 200_000) { try inProcess.call("c_echo", arguments: arguments) })
         rows.append(try measure("in process, native C function via libffi", calls: 200_000) { try inProcess.call("native_echo", arguments: arguments) })
         inProcess.shutdown()
 
-        let isolated = try installation.registry(isolation: "process")
-        rows.append(try measure("worker (agent-tool-host), Swift plugin", calls: 30_000) { try isolated.call("echo", arguments: arguments) })
-        rows.append(try measure("worker (agent-tool-host), C plugin", calls: 30_000) { try isolated.call("c_echo", arguments: arguments) })
-        rows.append(try measure("worker (agent-tool-host), native via libffi", calls: 30_000) { try isolated.call("native_echo", arguments: arguments) })
-        isolated.shutdown()
+        // One registry (one worker) per row, so the worker's CPU time is known when it is reaped.
+        for (label, plugin, tool) in [("Swift plugin", "fixture", "echo"), ("C plugin", "cplain", "c_echo"), ("native via libffi", "tripmath", "native_echo")] {
+            let isolated = try installation.registry(isolation: "process", plugins: [plugin])
+            let childrenBefore = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+            let calls = 30_000
+            var row = try measure("worker (agent-tool-host), \(label)", calls: calls) { try isolated.call(tool, arguments: arguments) }
+            isolated.shutdown()
+            row.cpuMicroseconds += (cpuSeconds(RUSAGE_CHILDREN.rawValue) - childrenBefore) / Double(calls + min(calls / 10, 5000)) * 1e6
+            rows.append(row)
+        }
 
         let python = installation.python
         let scripts = installation.repository + "/Scripts/bench"
@@ -49,6 +56,7 @@ struct ToolCallBench: Benchmark {
 
     /// Times `calls` calls after a warm-up; per-call latencies from the monotonic clock.
     private func measure(_ path: String, calls: Int, _ body: () throws -> GeneratedContent) throws -> Row {
+        let cpuBefore = cpuSeconds(RUSAGE_SELF.rawValue)
         for _ in 0..<min(calls / 10, 5000) { _ = try body() }
         var samples = [Double](repeating: 0, count: calls)
         let started = now()
@@ -58,7 +66,17 @@ struct ToolCallBench: Benchmark {
             samples[index] = now() - before
         }
         let elapsed = now() - started
-        return Row(path: path, callsPerSecond: Double(calls) / elapsed, p50: percentile(samples, 0.5) * 1e6, p99: percentile(samples, 0.99) * 1e6)
+        let cpu = (cpuSeconds(RUSAGE_SELF.rawValue) - cpuBefore) / Double(calls + min(calls / 10, 5000)) * 1e6
+        return Row(
+            path: path, callsPerSecond: Double(calls) / elapsed, p50: percentile(samples, 0.5) * 1e6, p99: percentile(samples, 0.99) * 1e6,
+            cpuMicroseconds: cpu)
+    }
+
+    /// User + system CPU seconds of this process (`RUSAGE_SELF`) or of its reaped children.
+    private func cpuSeconds(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(who, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Runs a Python peer that prints `{"calls_per_s", "p50_us", "p99_us"}`.
@@ -78,11 +96,17 @@ struct ToolCallBench: Benchmark {
 
     private func table(_ rows: [Row]) -> String {
         let sdk = rows.first { $0.path.hasPrefix("official MCP") }?.p50 ?? .nan
-        var lines = ["| path | calls/s | p50 µs | p99 µs | p50 speed-up vs MCP SDK |", "|---|---:|---:|---:|---:|"]
+        var lines = ["| path | calls/s | p50 µs | p99 µs | CPU µs/call | p50 speed-up vs MCP SDK |", "|---|---:|---:|---:|---:|---:|"]
         for row in rows {
             let ratio = sdk.isFinite && row.p50.isFinite ? String(format: "%.0f×", sdk / row.p50) : "–"
-            lines.append("| \(row.path) | \(String(format: "%.0f", row.callsPerSecond)) | \(format(row.p50)) | \(format(row.p99)) | \(ratio) |\(row.note.isEmpty ? "" : " \(row.note)")")
+            lines.append(
+                "| \(row.path) | \(String(format: "%.0f", row.callsPerSecond)) | \(format(row.p50)) | \(format(row.p99)) | \(format(row.cpuMicroseconds)) | \(ratio) |"
+                    + (row.note.isEmpty ? "" : " \(row.note)"))
         }
+        var load = [0.0, 0.0, 0.0]
+        getloadavg(&load, 3)
+        lines.append("")
+        lines.append("Load average at the end: \(String(format: "%.2f", load[0])) on \(ProcessInfo.processInfo.activeProcessorCount) cores (latency grows with it; CPU per call much less). Python rows: CPU not measured.")
         return lines.joined(separator: "\n")
     }
 
@@ -120,12 +144,13 @@ private struct BenchInstallation {
         try Self.run("/usr/bin/gcc", ["-shared", "-fPIC", "-O2", "-o", plugins + "/libtripmath.so", cPlugins + "/native_lib.c"])
     }
 
-    /// A registry over the three plugins, all with the given isolation.
-    func registry(isolation: String) throws -> ToolRegistry {
-        let manifests = root + "/Manifests-\(isolation)"
+    /// A registry over some of the three plugins, all with the given isolation.
+    func registry(isolation: String, plugins names: Set<String>) throws -> ToolRegistry {
+        let manifests = root + "/Manifests-\(isolation)-\(names.sorted().joined(separator: "-"))"
         try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
         let object: GeneratedContent = ["type": "object"]
         func write(_ plugin: String, _ library: String, _ tools: [GeneratedContent]) throws {
+            guard names.contains(plugin) else { return }
             let manifest: GeneratedContent = [
                 "manifestVersion": 1, "plugin": .string(plugin), "version": "1", "library": .string(library),
                 "isolation": .string(isolation), "timeoutMs": 5000, "tools": .array(tools),

@@ -69,18 +69,36 @@ final class LoadedPlugin: @unchecked Sendable {
 
     /// Calls one tool with already validated arguments.
     func call(tool name: String, arguments: GeneratedContent) -> Result<GeneratedContent, ToolCallError> {
+        callReturningText(tool: name, arguments: arguments).map(\.value)
+    }
+
+    /// A result with compact JSON text for it: the plugin's own text when it is one line (JSON
+    /// strings cannot hold a raw newline, so such text can be spliced into a protocol line as is),
+    /// which spares the worker re-encoding every result.
+    struct TextResult {
+        var value: GeneratedContent
+        var text: String
+    }
+
+    func callReturningText(tool name: String, arguments: GeneratedContent) -> Result<TextResult, ToolCallError> {
         lock.lock()
         defer { lock.unlock() }
         guard let tool = toolsByName[name] else { return .failure(.unknownTool(name)) }
         switch tool.binding {
         case .native:
-            do { return .success(try natives[name]!.call(arguments)) } catch {
+            do {
+                let value = try natives[name]!.call(arguments)
+                return .success(TextResult(value: value, text: value.jsonString))
+            } catch {
                 return .failure(.failed(tool: name, message: error.message))
             }
         case .json:
             guard let descriptor else { return .failure(.failed(tool: name, message: "the plugin has no descriptor")) }
             let (status, text) = descriptor.call(tool: name, argumentsJSON: arguments.jsonString)
-            return Self.outcome(tool: name, status: status, text: text)
+            return Self.outcome(tool: name, status: status, text: text).map { value in
+                let oneLine = text.map { !$0.utf8.contains(0x0A) && !$0.utf8.contains(0x0D) } ?? false
+                return TextResult(value: value, text: oneLine ? text! : value.jsonString)
+            }
         }
     }
 

@@ -47,6 +47,34 @@ enum JSONRPC {
         return .object(result)
     }
 
+    /// The same as `result(id:, toolResult(value))` in text, spliced from `text` (the value's
+    /// compact JSON, one line) so the hot path encodes the result once instead of twice.
+    static func toolResultLine(id: GeneratedContent, _ value: GeneratedContent, text: String) -> String {
+        var line = #"{"jsonrpc":"2.0","id":"#
+        line += id.jsonString
+        line += #","result":{"content":[{"type":"text","text":"#
+        line += GeneratedContent.string(text).jsonString
+        line += "}]"
+        if case .object = value {
+            line += #","structuredContent":"#
+            line += text
+        }
+        line += #","isError":false}}"#
+        return line
+    }
+
+    /// A `tools/call` request line, built as text (the arguments are encoded once).
+    static func toolCallLine(id: Int, tool: String, arguments: GeneratedContent) -> String {
+        var line = #"{"jsonrpc":"2.0","id":"#
+        line += String(id)
+        line += #","method":"tools/call","params":{"name":"#
+        line += GeneratedContent.string(tool).jsonString
+        line += #","arguments":"#
+        line += arguments.jsonString
+        line += "}}\n"
+        return line
+    }
+
     /// A `tools/call` result for a tool error, as MCP reports them (`isError: true`).
     static func toolError(_ error: ToolCallError) -> GeneratedContent {
         let (kind, message): (String, String) =

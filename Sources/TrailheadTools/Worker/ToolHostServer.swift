@@ -39,8 +39,7 @@ public enum ToolHostServer {
         if case .failure(let error) = session.plugin { writeAll(2, "agent-tool-host: \(error.message)\n") }
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
-            guard let reply = session.handle(line) else { continue }
-            var text = reply.jsonString
+            guard var text = session.handle(line) else { continue }
             text.append("\n")
             writeAll(protocolFD, text)
         }
@@ -116,23 +115,23 @@ public enum ToolHostServer {
             }
         }
 
-        /// Answers one request line; `nil` for notifications.
-        mutating func handle(_ line: ArraySlice<UInt8>) -> GeneratedContent? {
+        /// Answers one request line with one reply line (without its newline); `nil` for notifications.
+        mutating func handle(_ line: ArraySlice<UInt8>) -> String? {
             let message: GeneratedContent
             do { message = try GeneratedContent(json: line) } catch {
-                return JSONRPC.error(id: .null, code: JSONRPC.parseError, message: "parse error: \(error)")
+                return JSONRPC.error(id: .null, code: JSONRPC.parseError, message: "parse error: \(error)").jsonString
             }
             guard case .string(let method) = message["method"] ?? .null else {
-                return JSONRPC.error(id: message["id"] ?? .null, code: JSONRPC.invalidRequest, message: "missing method")
+                return JSONRPC.error(id: message["id"] ?? .null, code: JSONRPC.invalidRequest, message: "missing method").jsonString
             }
             guard let id = message["id"] else { return nil }
             let params = message["params"] ?? [:]
             switch method {
-            case "initialize": return initialize(id: id, params: params)
-            case "ping": return JSONRPC.result(id: id, [:])
-            case "tools/list": return listTools(id: id)
+            case "initialize": return initialize(id: id, params: params).jsonString
+            case "ping": return JSONRPC.result(id: id, [:]).jsonString
+            case "tools/list": return listTools(id: id).jsonString
             case "tools/call": return callTool(id: id, params: params)
-            default: return JSONRPC.error(id: id, code: JSONRPC.methodNotFound, message: "unknown method '\(method)'")
+            default: return JSONRPC.error(id: id, code: JSONRPC.methodNotFound, message: "unknown method '\(method)'").jsonString
             }
         }
 
@@ -171,24 +170,24 @@ public enum ToolHostServer {
             return JSONRPC.result(id: id, ["tools": .array(tools)])
         }
 
-        private mutating func callTool(id: GeneratedContent, params: GeneratedContent) -> GeneratedContent {
-            guard case .success(let plugin) = self.plugin else { return unavailable(id) }
+        private mutating func callTool(id: GeneratedContent, params: GeneratedContent) -> String {
+            guard case .success(let plugin) = self.plugin else { return unavailable(id).jsonString }
             guard case .string(let name) = params["name"] ?? .null else {
-                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "tools/call needs params.name")
+                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "tools/call needs params.name").jsonString
             }
             guard let tool = plugin.tool(named: name) else {
-                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "unknown tool '\(name)'")
+                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "unknown tool '\(name)'").jsonString
             }
             let arguments = params["arguments"] ?? [:]
             if !argumentsValidated {
                 let violations = tool.arguments.validate(arguments)
                 if !violations.isEmpty {
-                    return JSONRPC.result(id: id, JSONRPC.toolError(.invalidArguments(tool: name, violations: violations)))
+                    return JSONRPC.result(id: id, JSONRPC.toolError(.invalidArguments(tool: name, violations: violations))).jsonString
                 }
             }
-            switch plugin.call(tool: name, arguments: arguments) {
-            case .success(let value): return JSONRPC.result(id: id, JSONRPC.toolResult(value))
-            case .failure(let error): return JSONRPC.result(id: id, JSONRPC.toolError(error))
+            switch plugin.callReturningText(tool: name, arguments: arguments) {
+            case .success(let result): return JSONRPC.toolResultLine(id: id, result.value, text: result.text)
+            case .failure(let error): return JSONRPC.result(id: id, JSONRPC.toolError(error)).jsonString
             }
         }
 

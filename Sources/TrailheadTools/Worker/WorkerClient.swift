@@ -95,7 +95,7 @@ final class WorkerClient: @unchecked Sendable {
             break
         }
         do {
-            let result = try exchange(method: "tools/call", params: ["name": .string(tool), "arguments": arguments], deadline: deadline)
+            let result = try exchangeToolCall(tool: tool, arguments: arguments, deadline: deadline)
             apply(machine.replied())
             return Self.toolOutcome(tool: tool, result: result)
         } catch let failure as WorkerFailure {
@@ -161,11 +161,20 @@ final class WorkerClient: @unchecked Sendable {
     }
 
     private func exchange(method: String, params: GeneratedContent, deadline: Double) throws -> GeneratedContent {
+        var line = JSONRPC.request(id: nextID, method: method, params: params).jsonString
+        line.append("\n")
+        return try exchange(line, deadline: deadline)
+    }
+
+    private func exchangeToolCall(tool: String, arguments: GeneratedContent, deadline: Double) throws -> GeneratedContent {
+        try exchange(JSONRPC.toolCallLine(id: nextID, tool: tool, arguments: arguments), deadline: deadline)
+    }
+
+    /// Sends one request line (its id is `nextID`) and reads the reply to it.
+    private func exchange(_ line: String, deadline: Double) throws -> GeneratedContent {
         guard let process else { throw WorkerFailure.died }
         let id = nextID
         nextID += 1
-        var line = JSONRPC.request(id: id, method: method, params: params).jsonString
-        line.append("\n")
         guard process.send(Array(line.utf8)) else { throw WorkerFailure.died }
         switch process.readLine(deadline: deadline, maximumBytes: Self.maximumReplyBytes) {
         case .endOfFile: throw WorkerFailure.died

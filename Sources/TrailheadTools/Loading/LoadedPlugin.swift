@@ -88,7 +88,11 @@ final class LoadedPlugin: @unchecked Sendable {
         case .native:
             do {
                 let value = try natives[name]!.call(arguments)
-                return .success(TextResult(value: value, text: value.jsonString))
+                let text = value.jsonString
+                guard text.utf8.count <= Self.maximumResultBytes else {
+                    return .failure(.invalidResult(tool: name, message: "\(text.utf8.count) bytes, more than the \(Self.maximumResultBytes) allowed"))
+                }
+                return .success(TextResult(value: value, text: text))
             } catch {
                 return .failure(.failed(tool: name, message: error.message))
             }

@@ -116,7 +116,7 @@ public enum ToolHostServer {
         }
 
         /// Answers one request line with one reply line (without its newline); `nil` for notifications.
-        mutating func handle(_ line: ArraySlice<UInt8>) -> String? {
+        mutating func handle(_ line: [UInt8]) -> String? {
             let message: GeneratedContent
             do { message = try GeneratedContent(json: line) } catch {
                 return JSONRPC.error(id: .null, code: JSONRPC.parseError, message: "parse error: \(error)").jsonString

@@ -11,13 +11,12 @@ final class WorkerProcess {
     private let input: Int32
     private let output: Int32
     private let errors: Int32
-    private var pending: [UInt8] = []
-    private var pendingStart = 0
+    private var pending = LineBuffer()
     private(set) var stderrTail = BoundedTail(capacity: 64 * 1024)
     private var reaped = false
 
     enum ReadOutcome {
-        case line(ArraySlice<UInt8>)
+        case line([UInt8])
         case endOfFile
         case timedOut
         case tooLong(Int)
@@ -69,7 +68,6 @@ final class WorkerProcess {
         input = stdinPipe[1]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
-        pending.reserveCapacity(4096)
     }
 
     private var inputOpen = true
@@ -107,50 +105,26 @@ final class WorkerProcess {
 
     /// Reads one newline-terminated line from the worker's stdout, draining stderr meanwhile.
     func readLine(deadline: Double, maximumBytes: Int) -> ReadOutcome {
-        var scanned = pendingStart
         while true {
-            if let newline = pending[scanned...].firstIndex(of: 0x0A) {
-                let line = pending[pendingStart..<newline]
-                pendingStart = newline + 1
-                if pendingStart == pending.count {
-                    // Hand out the line before compacting: return a copy (slices of a buffer we mutate would be unsafe).
-                    let copy = ArraySlice(line)
-                    pending.removeAll(keepingCapacity: true)
-                    pendingStart = 0
-                    return .line(copy)
-                }
-                return .line(ArraySlice(line))
-            }
-            scanned = pending.count
-            if pending.count - pendingStart > maximumBytes { return .tooLong(pending.count - pendingStart) }
+            if let line = pending.nextLine() { return .line(line) }
+            if pending.pendingCount > maximumBytes { return .tooLong(pending.pendingCount) }
             let remaining = deadline - monotonicSeconds()
             if remaining <= 0 { return .timedOut }
-            var fds = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up)))
+            var fds = (pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0))
+            let ready = withUnsafeMutableBytes(of: &fds) { buffer in
+                poll(buffer.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up)))
+            }
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .endOfFile
             }
-            if fds[1].revents != 0 { drainStderr() }
-            if fds[0].revents != 0 {
-                if !fill() { return .endOfFile }
+            if fds.1.revents != 0 { drainStderr() }
+            if fds.0.revents != 0 {
+                let count = pending.fill(from: output)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return .endOfFile }
             }
         }
-    }
-
-    /// Reads what is available on stdout into `pending`; false at end of file.
-    private func fill() -> Bool {
-        if pendingStart > 0 && pendingStart == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
-        }
-        let chunk = 64 * 1024
-        let before = pending.count
-        pending.append(contentsOf: repeatElement(0, count: chunk))
-        let count = pending.withUnsafeMutableBytes { read(output, $0.baseAddress! + before, chunk) }
-        pending.removeLast(chunk - max(count, 0))
-        if count < 0 && errno == EINTR { return true }
-        return count > 0
     }
 
     /// Moves whatever the worker wrote to stderr into the bounded tail.

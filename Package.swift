@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CICal", "TrailheadSchema"]),
 
         // Sessions, the agent loop and its step schema, transcripts and traces.
-        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools"]),
+        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent"]),

@@ -5,6 +5,7 @@ import Foundation
 let benchmarks: [any Benchmark] = [
     // Each part adds its benchmark here.
     PartialJSONBench(),
+    ToolCallBench(),
     ModelBench(),
 ]
 

@@ -16,6 +16,21 @@
  * `free_result` (never the host's `free`), exactly once. The descriptor and the strings it points
  * to (`name`, `manifest_json`) are static storage owned by the plugin, never freed.
  *
+ * Config. `open` receives the manifest's "config" object as JSON text, with one member added by
+ * the host: "$home", the absolute path of the installation folder (the one holding Plugins/,
+ * Manifests/ and Data/). Relative paths in the config are meant relative to it; Swift plugins
+ * resolve them with PluginConfig.path(_:). When the plugin runs standalone
+ * (`agent-tool-host Plugins/libX.so`), "$home" is the parent of the library's folder.
+ *
+ * Isolation. By default the plugin is loaded in its own `agent-tool-host` worker process, not in
+ * the agent: a crash or hang there is reported as a tool error and the worker is restarted. In
+ * the worker, file descriptor 1 is pointed at stderr before the library is loaded, so anything
+ * the plugin prints (printf, puts) ends up on stderr and cannot corrupt the protocol.
+ *
+ * Plain C libraries. A library whose tools all use the manifest's "native" binding (functions
+ * called through libffi) need not export `trailhead_plugin_v1` at all; if it does, it is checked
+ * like any plugin's. Any tool with the "json" binding requires the descriptor.
+ *
  * Errors. `open` returns 0 on success; non-zero means the plugin cannot work (its tools are
  * refused), with `*error_out` set to a message or left NULL. `call` returns 0 on success with
  * `*result_out` set to a JSON document; non-zero is a tool error, with `*result_out` either
@@ -25,6 +40,9 @@
  * Threading. The host serialises calls into one plugin: `open`, `call` and `close` are never
  * entered concurrently for the same plugin, so a plugin needs no locking of its own. Calls may
  * come from different threads over the plugin's life. Different plugins may run at once.
+ *
+ * Limits. A result larger than 1 MB is refused as a tool error, and a call that runs past the
+ * manifest's "timeoutMs" kills an isolated plugin's worker (an in-process call cannot be stopped).
  *
  * Lifetime. `close` is called at most once, after the last call, when the host shuts down
  * cleanly. The host never dlcloses a plugin (unloading a Swift image breaks the host's type

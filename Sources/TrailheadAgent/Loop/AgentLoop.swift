@@ -1,10 +1,12 @@
 import Foundation
+import TrailheadModels
 import TrailheadSchema
 
 /// Runs a session: performs the state machine's actions against a model and tools, and
 /// writes every step to the transcript (and the trace, when there is one).
 public struct AgentLoop: Sendable {
-    public var model: any TurnModel
+    public var model: any LanguageModel
+    public var options: GenerationOptions
     public var tools: any ToolRunner
     public var transcript: TranscriptWriter?
     public var trace: Trace?
@@ -14,10 +16,11 @@ public struct AgentLoop: Sendable {
     public var onText: @Sendable (Int, String) -> Void
 
     public init(
-        model: any TurnModel, tools: any ToolRunner, transcript: TranscriptWriter? = nil, trace: Trace? = nil,
+        model: any LanguageModel, options: GenerationOptions = GenerationOptions(), tools: any ToolRunner, transcript: TranscriptWriter? = nil, trace: Trace? = nil,
         progress: @escaping @Sendable (String) -> Void = { _ in }, onText: @escaping @Sendable (Int, String) -> Void = { _, _ in }
     ) {
         self.model = model
+        self.options = options
         self.tools = tools
         self.transcript = transcript
         self.trace = trace
@@ -53,14 +56,17 @@ public struct AgentLoop: Sendable {
                 let start = Date()
                 let traceStart = trace?.now() ?? 0
                 do {
-                    let reply = try await model.respond(to: messages, schema: schema) { text in onText(turn, text) }
+                    let reply = try await respond(messages, schema: schema, turn: turn)
                     let latency = Date().timeIntervalSince(start) * 1000
                     let parsed = try? GeneratedContent(json: reply.text)
-                    transcript?.append(.modelTurn(turn: turn, text: reply.text, parsed: parsed, model: reply.model,
-                                                  tokensIn: reply.tokensIn, tokensOut: reply.tokensOut, latencyMs: latency))
+                    let tokensIn = reply.usage?.promptTokens
+                    let tokensOut = reply.usage?.completionTokens
+                    transcript?.append(.modelTurn(turn: turn, text: reply.text, parsed: parsed, model: reply.modelID,
+                                                  tokensIn: tokensIn, tokensOut: tokensOut, latencyMs: latency))
                     trace?.span("inference \(turn)", category: "model", track: "model", start: traceStart, end: trace?.now() ?? 0,
-                                args: ["model": .string(reply.model), "tokensIn": reply.tokensIn.map { .number(Double($0)) } ?? .null,
-                                       "tokensOut": reply.tokensOut.map { .number(Double($0)) } ?? .null])
+                                args: ["model": .string(reply.modelID), "tokensIn": tokensIn.map { .number(Double($0)) } ?? .null,
+                                       "tokensOut": tokensOut.map { .number(Double($0)) } ?? .null,
+                                       "cachedTokens": reply.usage?.cachedPromptTokens.map { .number(Double($0)) } ?? .null])
                     messages.append(ChatMessage(.assistant, reply.text))
                     action = machine.modelAnswered(parsed, text: reply.text)
                 } catch is CancellationError {
@@ -92,6 +98,19 @@ public struct AgentLoop: Sendable {
                 return .failed(message)
             }
         }
+    }
+
+    /// One constrained turn, streamed to `onText`.
+    private func respond(_ messages: [ChatMessage], schema: GeneratedContent, turn: Int) async throws -> ModelResponse {
+        let request = ModelRequest(messages: messages, schema: try GenerationSchema(json: schema), options: options)
+        for try await event in model.generate(request) {
+            switch event {
+            case .text(let delta): onText(turn, delta)
+            case .completed(let response): return response
+            }
+        }
+        try Task.checkCancellation()
+        throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
     }
 
     private func runConcurrently(_ calls: [ToolCallRequest], ids: [String]) async -> [AgentStateMachine.ToolOutcome] {

@@ -81,7 +81,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
         return formatter.string(from: day)
     }
 
-    static func parseDay(_ date: String) -> Date? {
+    public static func parseDay(_ date: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

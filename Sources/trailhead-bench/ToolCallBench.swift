@@ -1,0 +1,198 @@
+import Foundation
+import TrailheadSchema
+import TrailheadTools
+
+/// `trailhead-bench tool-calls`: the cost of one call of a trivial echo tool along every path a
+/// call can take (in process through the JSON ABI or libffi, through the worker), against the
+/// official MCP Python SDK and a bare Python JSON-RPC pipe worker, measured in the same run.
+struct ToolCallBench: Benchmark {
+    let name = "tool-calls"
+
+    struct Row {
+        var path: String
+        var callsPerSecond: Double
+        var p50: Double
+        var p99: Double
+        /// CPU time per call, caller and worker together: unlike latency, barely moved by a loaded machine.
+        var cpuMicroseconds: Double = .nan
+        var note = ""
+    }
+
+    func run() throws {
+        let installation = try BenchInstallation()
+        defer { installation.remove() }
+        var rows: [Row] = []
+        let arguments: GeneratedContent = ["text": "hello"]
+
+        let inProcess = try installation.registry(isolation: "inProcess", plugins: ["fixture", "cplain", "tripmath"])
+        rows.append(try measure("in process, JSON ABI, Swift plugin (FixtureTool)", calls: 100_000) { try inProcess.call("echo", arguments: arguments) })
+        rows.append(try measure("in process, JSON ABI, C plugin", calls: 200_000) { try inProcess.call("c_echo", arguments: arguments) })
+        rows.append(try measure("in process, native C function via libffi", calls: 200_000) { try inProcess.call("native_echo", arguments: arguments) })
+        inProcess.shutdown()
+
+        // One registry (one worker) per row, so the worker's CPU time is known when it is reaped.
+        for (label, plugin, tool) in [("Swift plugin", "fixture", "echo"), ("C plugin", "cplain", "c_echo"), ("native via libffi", "tripmath", "native_echo")] {
+            let isolated = try installation.registry(isolation: "process", plugins: [plugin])
+            let childrenBefore = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+            let calls = 30_000
+            var row = try measure("worker (agent-tool-host), \(label)", calls: calls) { try isolated.call(tool, arguments: arguments) }
+            isolated.shutdown()
+            row.cpuMicroseconds += (cpuSeconds(RUSAGE_CHILDREN.rawValue) - childrenBefore) / Double(calls + min(calls / 10, 5000)) * 1e6
+            rows.append(row)
+        }
+
+        let python = installation.python
+        let scripts = installation.repository + "/Scripts/bench"
+        rows.append(peer("bare Python JSON-RPC pipe worker (Python client)", [python, scripts + "/jsonrpc_pipe_peer.py", "--calls", "20000"]))
+        rows.append(peer("official MCP Python SDK server + SDK client", [python, scripts + "/mcp_echo_client.py", "--calls", "2000", "--", python, scripts + "/mcp_echo_server.py"]))
+        rows.append(peer("agent-tool-host (Swift plugin) + MCP SDK client", [
+            python, scripts + "/mcp_echo_client.py", "--calls", "2000", "--", installation.toolHost, installation.plugins + "/libFixtureTool.so",
+        ]))
+        print(table(rows))
+        if let worker = rows.first(where: { $0.path.hasPrefix("worker") }) {
+            print("\nTarget: worker round trip p50 ≤ 20 µs — measured \(format(worker.p50)) µs: \(worker.p50 <= 20 ? "met" : "NOT met").")
+        }
+    }
+
+    /// Times `calls` calls after a warm-up; per-call latencies from the monotonic clock.
+    private func measure(_ path: String, calls: Int, _ body: () throws -> GeneratedContent) throws -> Row {
+        let cpuBefore = cpuSeconds(RUSAGE_SELF.rawValue)
+        for _ in 0..<min(calls / 10, 5000) { _ = try body() }
+        var samples = [Double](repeating: 0, count: calls)
+        let started = now()
+        for index in 0..<calls {
+            let before = now()
+            _ = try body()
+            samples[index] = now() - before
+        }
+        let elapsed = now() - started
+        let cpu = (cpuSeconds(RUSAGE_SELF.rawValue) - cpuBefore) / Double(calls + min(calls / 10, 5000)) * 1e6
+        return Row(
+            path: path, callsPerSecond: Double(calls) / elapsed, p50: percentile(samples, 0.5) * 1e6, p99: percentile(samples, 0.99) * 1e6,
+            cpuMicroseconds: cpu)
+    }
+
+    /// User + system CPU seconds of this process (`RUSAGE_SELF`) or of its reaped children.
+    private func cpuSeconds(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(who, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Runs a Python peer that prints `{"calls_per_s", "p50_us", "p99_us"}`.
+    private func peer(_ path: String, _ command: [String]) -> Row {
+        do {
+            let output = try BenchInstallation.run(command[0], Array(command.dropFirst()))
+            let last = output.split(separator: "\n").last.map(String.init) ?? ""
+            let report = try GeneratedContent(json: last)
+            guard let rate = report["calls_per_s"]?.doubleValue, let p50 = report["p50_us"]?.doubleValue, let p99 = report["p99_us"]?.doubleValue else {
+                return Row(path: path, callsPerSecond: .nan, p50: .nan, p99: .nan, note: "unreadable report: \(last)")
+            }
+            return Row(path: path, callsPerSecond: rate, p50: p50, p99: p99)
+        } catch {
+            return Row(path: path, callsPerSecond: .nan, p50: .nan, p99: .nan, note: "not measured: \(error)")
+        }
+    }
+
+    private func table(_ rows: [Row]) -> String {
+        let sdk = rows.first { $0.path.hasPrefix("official MCP") }?.p50 ?? .nan
+        var lines = ["| path | calls/s | p50 µs | p99 µs | CPU µs/call | p50 speed-up vs MCP SDK |", "|---|---:|---:|---:|---:|---:|"]
+        for row in rows {
+            let ratio = sdk.isFinite && row.p50.isFinite ? String(format: "%.0f×", sdk / row.p50) : "–"
+            lines.append(
+                "| \(row.path) | \(String(format: "%.0f", row.callsPerSecond)) | \(format(row.p50)) | \(format(row.p99)) | \(format(row.cpuMicroseconds)) | \(ratio) |"
+                    + (row.note.isEmpty ? "" : " \(row.note)"))
+        }
+        var load = [0.0, 0.0, 0.0]
+        getloadavg(&load, 3)
+        lines.append("")
+        lines.append("Load average at the end: \(String(format: "%.2f", load[0])) on \(ProcessInfo.processInfo.activeProcessorCount) cores (latency grows with it; CPU per call much less). Python rows: CPU not measured.")
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ microseconds: Double) -> String {
+        guard microseconds.isFinite else { return "–" }
+        return microseconds < 10 ? String(format: "%.2f", microseconds) : String(format: "%.1f", microseconds)
+    }
+}
+
+/// A temporary installation with the FixtureTool plugin, the C echo plugin and the native library.
+private struct BenchInstallation {
+    let root = NSTemporaryDirectory() + "trailhead-bench-\(UUID().uuidString)"
+    var plugins: String { root + "/Plugins" }
+    let repository: String
+    let products: String
+    var toolHost: String { products + "/agent-tool-host" }
+    var python: String {
+        let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? NSHomeDirectory() + "/.cache/trailhead"
+        return cache + "/venv/bin/python"
+    }
+
+    init() throws {
+        var source = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { source.deleteLastPathComponent() }
+        repository = source.path
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        products = (executable as NSString).deletingLastPathComponent
+        for product in ["libFixtureTool.so", "agent-tool-host"] where !FileManager.default.fileExists(atPath: products + "/" + product) {
+            throw BenchError("\(product) is not built in \(products): run `swift build -c release` first")
+        }
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: products + "/libFixtureTool.so", toPath: plugins + "/libFixtureTool.so")
+        let cPlugins = repository + "/Tests/Fixtures/CPlugins"
+        try Self.run("/usr/bin/gcc", ["-shared", "-fPIC", "-O2", "-I", repository + "/Sources/CTrailheadTool/include", "-o", plugins + "/libcplain.so", cPlugins + "/plain_plugin.c"])
+        try Self.run("/usr/bin/gcc", ["-shared", "-fPIC", "-O2", "-o", plugins + "/libtripmath.so", cPlugins + "/native_lib.c"])
+    }
+
+    /// A registry over some of the three plugins, all with the given isolation.
+    func registry(isolation: String, plugins names: Set<String>) throws -> ToolRegistry {
+        let manifests = root + "/Manifests-\(isolation)-\(names.sorted().joined(separator: "-"))"
+        try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
+        let object: GeneratedContent = ["type": "object"]
+        func write(_ plugin: String, _ library: String, _ tools: [GeneratedContent]) throws {
+            guard names.contains(plugin) else { return }
+            let manifest: GeneratedContent = [
+                "manifestVersion": 1, "plugin": .string(plugin), "version": "1", "library": .string(library),
+                "isolation": .string(isolation), "timeoutMs": 5000, "tools": .array(tools),
+            ]
+            try manifest.jsonString.write(toFile: manifests + "/\(plugin).json", atomically: true, encoding: .utf8)
+        }
+        try write("fixture", "libFixtureTool.so", [["name": "echo", "description": "echo", "arguments": object]])
+        try write("cplain", "libcplain.so", [["name": "c_echo", "description": "echo", "arguments": object]])
+        try write("tripmath", "libtripmath.so", [[
+            "name": "native_echo", "description": "echo",
+            "arguments": ["type": "object", "properties": ["text": ["type": "string"]], "required": ["text"]],
+            "binding": ["kind": "native", "symbol": "echo_text", "parameters": [["argument": "text", "type": "string"]], "returns": "string"],
+        ]])
+        let registry = ToolRegistry(.init(pluginsFolder: plugins, manifestsFolder: manifests, toolHost: toolHost))
+        for record in registry.plugins where !record.status.isOK {
+            throw BenchError("\(record.name): \(record.status)")
+        }
+        return registry
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("\((executable as NSString).lastPathComponent) failed: \(String(decoding: err.suffix(400), as: UTF8.self))")
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+private struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

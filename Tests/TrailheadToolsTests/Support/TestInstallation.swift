@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TrailheadSchema
+import TrailheadTools
+
+/// Built products (`libFixtureTool.so`, `agent-tool-host`, `agent`) sit beside the test bundle in
+/// `.build/debug/`; `swift build` makes them (the Makefile runs it before `swift test`).
+enum BuildProducts {
+    static var folder: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = (executable as NSString).deletingLastPathComponent
+        // The bundle may be a directory (`X.xctest/...`); climb to the folder that holds it.
+        while folder.contains(".xctest") { folder = (folder as NSString).deletingLastPathComponent }
+        return folder
+    }
+
+    /// The product's path; a clear failure when it was not built.
+    static func path(_ name: String) throws -> String {
+        let path = (folder as NSString).appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: path) || FileManager.default.fileExists(atPath: path) else {
+            throw TestSetupError("\(name) is not built in \(folder): run `swift build` (or `make test`) before `swift test`")
+        }
+        return path
+    }
+}
+
+enum Repository {
+    /// The checkout, found from this file's path.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let cPlugins = root + "/Tests/Fixtures/CPlugins"
+    static let headerFolder = root + "/Sources/CTrailheadTool/include"
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A throwaway installation folder: `Plugins/`, `Manifests/`, libraries compiled or copied in.
+final class TestInstallation: @unchecked Sendable {
+    let root: String
+    var plugins: String { root + "/Plugins" }
+    var manifests: String { root + "/Manifests" }
+
+    init() throws {
+        root = NSTemporaryDirectory() + "trailhead-tools-\(UUID().uuidString)"
+        for folder in [root + "/Plugins", root + "/Manifests"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Compiles one of `Tests/Fixtures/CPlugins` with gcc into `Plugins/<library>`.
+    @discardableResult
+    func compile(_ source: String, to library: String, flags: [String] = []) throws -> String {
+        let output = plugins + "/" + library
+        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-O1", "-I", Repository.headerFolder] + flags + ["-o", output, Repository.cPlugins + "/" + source])
+        return output
+    }
+
+    /// Copies a built product (`libFixtureTool.so`) into `Plugins/`.
+    @discardableResult
+    func install(product: String, as name: String? = nil) throws -> String {
+        let destination = plugins + "/" + (name ?? product)
+        try? FileManager.default.removeItem(atPath: destination)
+        try FileManager.default.copyItem(atPath: try BuildProducts.path(product), toPath: destination)
+        return destination
+    }
+
+    func writeManifest(_ file: String, _ manifest: GeneratedContent) throws {
+        try manifest.prettyJSONString.write(toFile: manifests + "/" + file, atomically: true, encoding: .utf8)
+    }
+
+    func writeManifest(_ file: String, text: String) throws {
+        try text.write(toFile: manifests + "/" + file, atomically: true, encoding: .utf8)
+    }
+
+    func sha256(_ library: String) throws -> String { try SHA256.hex(ofFileAt: plugins + "/" + library) }
+
+    func registry(crashLimit: Int = 3) throws -> ToolRegistry {
+        ToolRegistry(.init(pluginsFolder: plugins, manifestsFolder: manifests, toolHost: try BuildProducts.path("agent-tool-host"), crashLimit: crashLimit))
+    }
+}
+
+/// Runs a program and fails with its stderr when it fails.
+@discardableResult
+func run(_ executable: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) failed: \(String(decoding: err, as: UTF8.self))")
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+// MARK: - Manifest builders
+
+/// A manifest document with the usual defaults.
+func manifest(
+    plugin: String, library: String, sha256: String? = nil, isolation: String = "process", timeoutMs: Int = 2000,
+    tools: [GeneratedContent]
+) -> GeneratedContent {
+    var root: JSONObject = ["manifestVersion": 1, "plugin": .string(plugin), "version": "1.0.0", "library": .string(library)]
+    if let sha256 { root["sha256"] = .string(sha256) }
+    root["isolation"] = .string(isolation)
+    root["timeoutMs"] = .number(Double(timeoutMs))
+    root["tools"] = .array(tools)
+    return .object(root)
+}
+
+/// A JSON-bound tool taking any object.
+func jsonTool(_ name: GeneratedContent, arguments: GeneratedContent = ["type": "object"], output: GeneratedContent? = nil) -> GeneratedContent {
+    var tool: JSONObject = ["name": name, "description": .string("the \(name.stringValue ?? "") tool"), "arguments": arguments]
+    if let output { tool["output"] = output }
+    return .object(tool)
+}
+
+/// A native-bound tool; `parameters` are (argument, C type) pairs and each becomes a required property.
+func nativeTool(_ name: String, symbol: String, parameters: [(String, String)], returns: String, free: String? = nil) -> GeneratedContent {
+    var properties: JSONObject = [:]
+    for (argument, type) in parameters {
+        properties[argument] =
+            switch type {
+            case "string": ["type": "string"]
+            case "bool": ["type": "boolean"]
+            case "float", "double": ["type": "number"]
+            default: ["type": "integer"]
+            }
+    }
+    var binding: JSONObject = [
+        "kind": "native", "symbol": .string(symbol),
+        "parameters": .array(parameters.map { ["argument": .string($0.0), "type": .string($0.1)] }),
+        "returns": .string(returns),
+    ]
+    if let free { binding["free"] = .string(free) }
+    return [
+        "name": .string(name), "description": .string("calls \(symbol)"),
+        "arguments": ["type": "object", "properties": .object(properties), "required": .array(parameters.map { .string($0.0) })],
+        "binding": .object(binding),
+    ]
+}
+
+/// The tools of the plain C plugin that are safe to call in process.
+let cPlainTools = ["c_echo", "c_fail", "c_not_json", "c_huge"].map { jsonTool(.string($0)) }
+/// The FixtureTool plugin's tools.
+let fixtureTools = ["echo", "crash", "hang", "garbage", "fail", "config"].map { jsonTool(.string($0)) }

@@ -64,9 +64,8 @@ struct PlanCommand: Command {
         let transcriptPath = options.transcriptPath(home: CommonOptions.home(context: context))
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
-        var trace: Trace?
-        if let tracePath = options.tracePath {
-            do { trace = try Trace(path: context.absolutePath(tracePath)) } catch { throw CommandError(error.message) }
+        let trace = try options.tracePath.map { path throws(CommandError) in
+            do { return try Trace(path: context.absolutePath(path)) } catch { throw CommandError("\(error)") }
         }
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))

@@ -91,10 +91,12 @@ public struct AgentStateMachine: Sendable {
 
     /// The step schema of a turn, given what is grounded so far.
     public func stepSchema(finalOnly: Bool) -> StepSchema {
-        let offerFinal = finalOnly || grounding.isSatisfied
+        // (Not a ternary with `nil`: GeneratedContent is nil-literal expressible, and would become `null`.)
+        var final: GeneratedContent?
+        if finalOnly || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
         return StepSchema(
             tools: finalOnly ? [] : toolOrder.map { StepSchema.ToolBranch(name: $0, arguments: tools[$0]!.arguments.json) },
-            final: offerFinal ? grounding.narrow(outputSchema) : nil,
+            final: final,
             maximumCalls: limits.maximumCallsPerTurn)
     }
 
@@ -145,7 +147,7 @@ public struct AgentStateMachine: Sendable {
                     problems.append("\(call.tool) arguments: " + violations.prefix(5).map(\.description).joined(separator: "; "))
                 }
                 if callCounts[call, default: 0] >= limits.maximumRepeats {
-                    problems.append("you already called \(call.tool) with these arguments \(callCounts[call]!) times; use its result or call something else")
+                    problems.append("you already called \(call.tool) with these arguments: use its result, or call another tool")
                 }
             }
             if !problems.isEmpty { return repair(turn: turn, finalOnly: false, problems.joined(separator: "\n")) }

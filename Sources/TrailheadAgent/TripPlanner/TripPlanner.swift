@@ -96,11 +96,26 @@ public struct TripPlanner: Sendable {
         ]
     ]
 
+    /// Tools the planner leaves out even when their plugin is enabled: they add choices, not facts.
+    public static let unusedTools: Set<String> = ["describeLandmark", "calendarEvents"]
+
+    /// The argument schema the model sees for `tool`. The calendar's window is the request's,
+    /// so its `start` and `end` are fixed: a small model then cannot ask about the wrong weeks.
+    public func arguments(of tool: ToolInfo) -> GenerationSchema {
+        guard tool.name == "calendarFreeDays", case .object(var schema) = tool.arguments.json,
+              case .object(var properties)? = schema["properties"]
+        else { return tool.arguments }
+        properties["start"] = ["type": "string", "const": .string(request.from)]
+        properties["end"] = ["type": "string", "const": .string(request.to)]
+        schema["properties"] = .object(properties)
+        return (try? GenerationSchema(json: .object(schema))) ?? tool.arguments
+    }
+
     /// The state machine for one run.
     public func makeStateMachine() -> AgentStateMachine {
         let names = Set(tools.map(\.name))
         return AgentStateMachine(
-            tools: tools.map { AgentStateMachine.Tool(name: $0.name, arguments: $0.arguments) },
+            tools: tools.map { AgentStateMachine.Tool(name: $0.name, arguments: arguments(of: $0)) },
             outputSchema: outputSchema,
             grounding: GroundingGuard(rules: Self.groundingRules, enabledTools: names),
             limits: .init(maximumTurns: maximumTurns),

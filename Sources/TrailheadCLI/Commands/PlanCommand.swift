@@ -119,7 +119,7 @@ struct PlanCommand: Command {
                 throw CommandError("no tool plugin named '\(name)' (installed: \(known.isEmpty ? "none" : known))", exitCode: .usage)
             }
             guard record.status.isOK else { throw CommandError("plugin '\(name)' is \(record.status)") }
-            tools += registry.tools.filter { $0.plugin == name && !$0.manifest.needsApproval && $0.name != "describeLandmark" }
+            tools += registry.tools.filter { $0.plugin == name && !$0.manifest.needsApproval && !TripPlanner.unusedTools.contains($0.name) }
         }
         return tools
     }

@@ -14,7 +14,10 @@ final class AgentCommandLineTests: XCTestCase {
             let result = try AgentProcess.run([flag])
             XCTAssertEqual(result.status, 0)
             XCTAssertTrue(result.stdout.hasPrefix("usage: agent <command> [options]\n"), result.stdout)
-            XCTAssertTrue(result.stdout.contains("Commands:\n  schema  "), result.stdout)
+            XCTAssertTrue(result.stdout.contains("Commands:\n"), result.stdout)
+            for command in ["plan", "tools", "transcript", "model", "doctor", "schema"] {
+                XCTAssertTrue(result.stdout.contains("\n  \(command) "), "\(command) missing from \(result.stdout)")
+            }
             XCTAssertTrue(result.stdout.contains("--version"), result.stdout)
             XCTAssertTrue(result.stdout.contains("2 usage error"), result.stdout)
             XCTAssertEqual(result.stderr, "")

@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
+        // RFC 5545 calendars through libical: parsing, recurrence expansion, free days, writing.
+        .target(name: "ICalendar", dependencies: ["CICal", "TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
@@ -40,8 +42,10 @@ let package = Package(
         .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
 
         // The bundled plugins.
-        .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
-        .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "CICal"]),
+        // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
+        .target(name: "VCard"),
+        .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit", "VCard"]),
+        .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "ICalendar"]),
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
@@ -49,6 +53,8 @@ let package = Package(
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
     ],
     swiftLanguageModes: [.v6]
 )

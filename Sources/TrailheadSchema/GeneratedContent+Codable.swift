@@ -17,6 +17,12 @@ extension GeneratedContent: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .object(let o) = self {
+            // A keyed container in member order: encoders that keep order (ours) keep it.
+            var keyed = encoder.container(keyedBy: MemberKey.self)
+            for (key, value) in o { try keyed.encode(value, forKey: MemberKey(stringValue: key)) }
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -24,20 +30,27 @@ extension GeneratedContent: Codable {
         case .number(let n): try container.encode(n)
         case .string(let s): try container.encode(s)
         case .array(let a): try container.encode(a)
-        case .object(let o): try container.encode(Dictionary(uniqueKeysWithValues: o.map { ($0.key, $0.value) }))
+        case .object: break  // written above
         }
     }
 }
 
+private struct MemberKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 extension GeneratedContent {
-    /// The content of an `Encodable` value (keys in the order the encoder wrote them).
+    /// The content of an `Encodable` value, keys in the order the value encodes them (for
+    /// synthesized `Codable`, the order the properties are declared in).
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try GeneratedContent(json: data)
+        self = try GeneratedContentEncoder().encode(value)
     }
 
-    /// A typed value decoded from this content.
+    /// A typed value decoded from this content (no round trip through JSON text).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(jsonString.utf8))
+        try GeneratedContentDecoder().decode(T.self, from: self)
     }
 }

@@ -1,18 +1,38 @@
-// CONTRACT STUB — the schema helper replaces the bodies; keep these public signatures.
-
 /// A JSON Schema in Trailhead's subset (see DESIGN.md), loaded and checked once.
+///
+/// Loading compiles the document into an internal form (references resolved, regexes
+/// compiled), so `validate(_:)`, which runs before every tool call, does no parsing.
 public struct GenerationSchema: Sendable, Hashable {
     /// The schema document as given.
     public let json: GeneratedContent
+    let compiled: CompiledSchema
 
     /// Loads a schema; an unsupported keyword, a malformed value, a `$ref` that does not
     /// resolve, a `$ref` cycle, or an invalid `pattern` is an error naming the keyword and pointer.
     public init(json: GeneratedContent) throws(SchemaError) {
+        var compiler = SchemaCompiler(document: json)
+        self.compiled = try compiler.compile()
         self.json = json
     }
 
     /// Every violation of `instance`, in document order; empty when it is valid.
-    public func validate(_ instance: GeneratedContent) -> [SchemaViolation] { [] }
+    public func validate(_ instance: GeneratedContent) -> [SchemaViolation] {
+        var validator = SchemaValidator(nodes: compiled.nodes, collecting: true)
+        _ = validator.validateDocument(instance)
+        return validator.violations
+    }
+
+    /// Whether `instance` is valid; cheaper than `validate(_:)` as it stops at the first violation.
+    public func isValid(_ instance: GeneratedContent) -> Bool {
+        var validator = SchemaValidator(nodes: compiled.nodes, collecting: false)
+        return validator.validateDocument(instance)
+    }
+
+    /// The keywords of Trailhead's subset; any other keyword is refused when a schema loads.
+    public static var supportedKeywords: Set<String> { SchemaCompiler.supportedKeywords }
+
+    public static func == (lhs: GenerationSchema, rhs: GenerationSchema) -> Bool { lhs.json == rhs.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 }
 
 /// Why a schema could not be loaded.

@@ -1,0 +1,128 @@
+/// A schema written in Swift, for types that declare their schema in code (see `Generable`).
+/// Each factory takes the guides a model needs: a description, allowed values, counts, ranges,
+/// a pattern. The result is ordinary JSON Schema in Trailhead's subset:
+///
+///     .object(properties: [
+///         "date": .string(description: "The day", pattern: #"^\d{4}-\d{2}-\d{2}$"#),
+///         "activities": .array(of: .generable(Activity.self), minItems: 1, maxItems: 3),
+///         "notes": .string().optional,
+///     ])
+public struct SchemaBuilder: Sendable, Hashable {
+    /// The JSON Schema object built so far.
+    public var json: JSONObject
+    /// Whether the member holding this schema may be absent (see `optional`).
+    public var isOptional = false
+
+    public init(json: JSONObject) { self.json = json }
+
+    /// The same schema for a member that may be left out (an `Optional` property).
+    public var optional: SchemaBuilder {
+        var copy = self
+        copy.isOptional = true
+        return copy
+    }
+
+    /// The same schema with a description for the model.
+    public func described(_ description: String) -> SchemaBuilder {
+        var copy = self
+        copy.json["description"] = .string(description)
+        return copy
+    }
+
+    /// Loads the schema; fails with the `SchemaError` of a malformed guide (e.g. a bad pattern).
+    public func schema() throws(SchemaError) -> GenerationSchema {
+        try GenerationSchema(json: .object(json))
+    }
+
+    // MARK: - Factories
+
+    public static func string(
+        description: String? = nil, enum values: [String]? = nil, pattern: String? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, format: String? = nil
+    ) -> SchemaBuilder {
+        make("string", description, [
+            "enum": values.map { .array($0.map(GeneratedContent.string)) },
+            "pattern": pattern.map(GeneratedContent.string),
+            "minLength": minLength.map(number), "maxLength": maxLength.map(number),
+            "format": format.map(GeneratedContent.string),
+        ])
+    }
+
+    public static func integer(description: String? = nil, minimum: Int? = nil, maximum: Int? = nil) -> SchemaBuilder {
+        make("integer", description, ["minimum": minimum.map(number), "maximum": maximum.map(number)])
+    }
+
+    public static func number(
+        description: String? = nil, minimum: Double? = nil, maximum: Double? = nil,
+        exclusiveMinimum: Double? = nil, exclusiveMaximum: Double? = nil, multipleOf: Double? = nil
+    ) -> SchemaBuilder {
+        make("number", description, [
+            "minimum": minimum.map(GeneratedContent.number), "maximum": maximum.map(GeneratedContent.number),
+            "exclusiveMinimum": exclusiveMinimum.map(GeneratedContent.number),
+            "exclusiveMaximum": exclusiveMaximum.map(GeneratedContent.number),
+            "multipleOf": multipleOf.map(GeneratedContent.number),
+        ])
+    }
+
+    public static func boolean(description: String? = nil) -> SchemaBuilder { make("boolean", description, [:]) }
+
+    public static var null: SchemaBuilder { make("null", nil, [:]) }
+
+    public static func array(
+        of items: SchemaBuilder, description: String? = nil, minItems: Int? = nil, maxItems: Int? = nil,
+        uniqueItems: Bool = false
+    ) -> SchemaBuilder {
+        make("array", description, [
+            "items": .object(items.json), "minItems": minItems.map(number), "maxItems": maxItems.map(number),
+            "uniqueItems": uniqueItems ? .bool(true) : nil,
+        ])
+    }
+
+    /// An object with exactly these members, in this order; all are required unless marked
+    /// `.optional`, and others are refused unless `additionalProperties` is true.
+    public static func object(
+        description: String? = nil, properties: KeyValuePairs<String, SchemaBuilder>,
+        additionalProperties: Bool = false
+    ) -> SchemaBuilder {
+        var members = JSONObject()
+        for (name, schema) in properties { members[name] = .object(schema.json) }
+        let required = properties.filter { !$0.value.isOptional }.map { GeneratedContent.string($0.key) }
+        return make("object", description, [
+            "properties": .object(members), "required": .array(required),
+            "additionalProperties": .bool(additionalProperties),
+        ])
+    }
+
+    /// One of several schemas.
+    public static func anyOf(_ alternatives: [SchemaBuilder], description: String? = nil) -> SchemaBuilder {
+        make(nil, description, ["anyOf": .array(alternatives.map { .object($0.json) })])
+    }
+
+    /// One fixed value.
+    public static func constant(_ value: GeneratedContent, description: String? = nil) -> SchemaBuilder {
+        make(nil, description, ["const": value])
+    }
+
+    /// One of several fixed values, each with its own description for the model
+    /// (`anyOf` of `const`s; use `.string(enum:)` when the values need no explanation).
+    public static func choice(_ values: KeyValuePairs<String, String>, description: String? = nil) -> SchemaBuilder {
+        anyOf(values.map { constant(.string($0.key), description: $0.value) }, description: description)
+    }
+
+    /// The schema a `Generable` type declares, inlined (its `$ref`s must not point at its root).
+    public static func generable<T: Generable>(_ type: T.Type, description: String? = nil) -> SchemaBuilder {
+        var builder = SchemaBuilder(json: T.generationSchema.json.objectValue ?? [:])
+        builder.json["$schema"] = nil
+        return description.map { builder.described($0) } ?? builder
+    }
+
+    private static func number(_ i: Int) -> GeneratedContent { .number(Double(i)) }
+
+    private static func make(_ type: String?, _ description: String?, _ keywords: KeyValuePairs<String, GeneratedContent?>) -> SchemaBuilder {
+        var json = JSONObject()
+        if let type { json["type"] = .string(type) }
+        if let description { json["description"] = .string(description) }
+        for (keyword, value) in keywords { if let value { json[keyword] = value } }
+        return SchemaBuilder(json: json)
+    }
+}

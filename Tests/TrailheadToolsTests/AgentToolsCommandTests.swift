@@ -56,8 +56,25 @@ import TrailheadTools
         #expect(called.status == 0, "\(called.stderr)")
         #expect(try GeneratedContent(json: called.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == ["trip": "Joshua Tree", "days": 3])
 
+        // Registering it again after a rebuild updates the pin and keeps what the user tuned.
+        let tuned = written.json.setting("timeoutMs", 1234).setting("config", ["answer": 42])
+        try installation.writeManifest("cplain.json", tuned)
+        try FileManager.default.removeItem(atPath: installation.plugins + "/libcplain.so")
+        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-O2", "-o", installation.plugins + "/libcplain.so", outsider + "/plugin.c"])
         let again = try agent(["tools", "register", installation.plugins + "/libcplain.so"], in: installation)
-        #expect(again.status == 1 && again.stderr.contains("--force"), "\(again.stderr)")
+        #expect(again.status == 0 && again.stdout.hasPrefix("updated plugin 'cplain'"), "\(again.stdout)\(again.stderr)")
+        let updated = try Manifest(jsonText: String(contentsOfFile: installation.manifests + "/cplain.json", encoding: .utf8))
+        #expect(updated.sha256 == (try installation.sha256("libcplain.so")))
+        #expect(updated.sha256 != written.sha256)
+        #expect(updated.timeoutMs == 1234)
+        #expect(updated.config == ["answer": 42])
+
+        // A manifest of another library under the same name is not overwritten without --force.
+        try installation.writeManifest("cplain.json", tuned.setting("library", "libother.so"))
+        let clash = try agent(["tools", "register", installation.plugins + "/libcplain.so"], in: installation)
+        #expect(clash.status == 1 && clash.stderr.contains("--force"), "\(clash.stderr)")
+        let forced = try agent(["tools", "register", "--force", installation.plugins + "/libcplain.so"], in: installation)
+        #expect(forced.status == 0, "\(forced.stderr)")
     }
 
     @Test func aPlainCFunctionIsCalledThroughTheNativeBinding() throws {

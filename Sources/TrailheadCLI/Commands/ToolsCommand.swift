@@ -194,10 +194,12 @@ struct ToolsRegisterCommand: Command {
         summary: "Write the manifest a plugin library embeds into the manifests folder, pinned by sha256.",
         discussion: """
             The library must already be in the plugins folder. The manifest is written as \
-            MANIFESTS/<plugin>.json with "library" set to the file name and "sha256" to its digest; \
-            an existing manifest is replaced only with --force.
+            MANIFESTS/<plugin>.json with "library" set to the file name and "sha256" to its digest. \
+            Registering the same library again (after a rebuild) updates its tools and pin and keeps \
+            the existing isolation, timeoutMs, config and permissions; a manifest describing another \
+            plugin or library is replaced only with --force.
             """,
-        options: [.flag("force", help: "Replace an existing manifest."), CommonOptions.plugins, CommonOptions.manifests],
+        options: [.flag("force", help: "Replace an existing manifest entirely."), CommonOptions.plugins, CommonOptions.manifests],
         positionals: [.required("LIBRARY", help: "The plugin library, e.g. Plugins/libX.so.")])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -214,16 +216,29 @@ struct ToolsRegisterCommand: Command {
             throw CommandError(error.message)
         }
         let destination = (folders.manifests as NSString).appendingPathComponent("\(manifest.plugin).json")
+        var written = manifest
+        var verb = "registered"
         if FileManager.default.fileExists(atPath: destination) && !arguments.flag("force") {
-            throw CommandError("\(destination) exists; pass --force to replace it")
+            // Re-registering the same library (after a rebuild) refreshes its tools and pin but keeps
+            // what a user tunes by hand; a manifest of another plugin or library is not overwritten.
+            guard let text = try? String(contentsOfFile: destination, encoding: .utf8), let existing = try? Manifest(jsonText: text),
+                existing.plugin == manifest.plugin, existing.library == manifest.library
+            else {
+                throw CommandError("\(destination) exists and describes another plugin or library; pass --force to replace it")
+            }
+            written.isolation = existing.isolation
+            written.timeoutMs = existing.timeoutMs
+            written.config = existing.config
+            written.permissions = existing.permissions
+            verb = "updated"
         }
         do {
             try FileManager.default.createDirectory(atPath: folders.manifests, withIntermediateDirectories: true)
-            try (manifest.json.prettyJSONString + "\n").write(toFile: destination, atomically: true, encoding: .utf8)
+            try (written.json.prettyJSONString + "\n").write(toFile: destination, atomically: true, encoding: .utf8)
         } catch {
             throw CommandError("cannot write \(destination): \(error.localizedDescription)")
         }
-        context.stdout.line("registered plugin '\(manifest.plugin)' (\(manifest.tools.count) tools) in \(destination), sha256 \(manifest.sha256 ?? "")")
+        context.stdout.line("\(verb) plugin '\(manifest.plugin)' (\(manifest.tools.count) tools) in \(destination), sha256 \(manifest.sha256 ?? "")")
         return .success
     }
 }

@@ -8,6 +8,9 @@ final class WorkerClient: @unchecked Sendable {
     /// A reply line longer than this is refused (the worker's own limit on results is 1 MB;
     /// the reply carries the result twice, escaped once).
     static let maximumReplyBytes = 4 * LoadedPlugin.maximumResultBytes + 64 * 1024
+    /// Starting a worker (loading the Swift runtime and the plugin, then `open`) may take longer
+    /// than a call on a loaded machine; it gets at least this long, whatever the call's timeout.
+    static let minimumStartupSeconds = 10.0
     /// How much of the worker's stderr goes into a crash report.
     static let stderrExcerptBytes = 2048
 
@@ -52,7 +55,7 @@ final class WorkerClient: @unchecked Sendable {
         defer { lock.unlock() }
         guard machine.callRequested() == .spawnThenSend else { preconditionFailure("start() on a started worker") }
         do {
-            let handshake = try spawn(deadline: monotonicSeconds() + Double(timeoutMs) / 1000)
+            let handshake = try spawn(deadline: startupDeadline)
             _ = machine.replied()
             return handshake
         } catch {
@@ -60,7 +63,7 @@ final class WorkerClient: @unchecked Sendable {
             let how: String
             switch error {
             case WorkerFailure.died: how = process?.reap() ?? "is gone"
-            case WorkerFailure.timedOut: how = "did not answer within \(timeoutMs) ms"
+            case WorkerFailure.timedOut: how = "did not answer initialize within \(Int(max(Double(timeoutMs) / 1000, Self.minimumStartupSeconds))) s"
             default: how = ""
             }
             apply(machine.spawnFailed())
@@ -74,7 +77,6 @@ final class WorkerClient: @unchecked Sendable {
     func call(tool: String, arguments: GeneratedContent) -> Result<GeneratedContent, ToolCallError> {
         lock.lock()
         defer { lock.unlock() }
-        let deadline = monotonicSeconds() + Double(timeoutMs) / 1000
         var action = machine.callRequested()
         if case .refuseQuarantined = action, let quarantinedFingerprint, library.fingerprint() != quarantinedFingerprint {
             machine.libraryChanged()
@@ -85,7 +87,7 @@ final class WorkerClient: @unchecked Sendable {
         case .refuseQuarantined(let crashes):
             return .failure(.unavailable(tool: tool, plugin: plugin, reason: "is quarantined after \(crashes) crashes in a row; replace its library file to try again"))
         case .spawnThenSend:
-            do { _ = try spawn(deadline: deadline) } catch let error as WorkerFailure {
+            do { _ = try spawn(deadline: startupDeadline) } catch let error as WorkerFailure {
                 return .failure(finish(error, tool: tool))
             } catch {
                 apply(machine.spawnFailed())
@@ -95,6 +97,7 @@ final class WorkerClient: @unchecked Sendable {
             break
         }
         do {
+            let deadline = monotonicSeconds() + Double(timeoutMs) / 1000
             let result = try exchangeToolCall(tool: tool, arguments: arguments, deadline: deadline)
             apply(machine.replied())
             return Self.toolOutcome(tool: tool, result: result)
@@ -112,9 +115,13 @@ final class WorkerClient: @unchecked Sendable {
         defer { lock.unlock() }
         if case .discard = machine.shutdownRequested(), let process {
             process.closeInput()
-            process.reap()
+            process.reap(graceSeconds: 2)
             self.process = nil
         }
+    }
+
+    private var startupDeadline: Double {
+        monotonicSeconds() + max(Double(timeoutMs) / 1000, Self.minimumStartupSeconds)
     }
 
     // MARK: - Worker I/O

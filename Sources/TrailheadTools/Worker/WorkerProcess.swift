@@ -140,7 +140,11 @@ final class WorkerProcess {
     }
 
     /// Kills the worker with SIGKILL (it may be stuck in a plugin that ignores everything else).
-    func kill() { _ = Foundation.kill(pid, SIGKILL) }
+    /// Never after `reap`: the pid may belong to another process by then.
+    func kill() {
+        guard !reaped else { return }
+        _ = Foundation.kill(pid, SIGKILL)
+    }
 
     /// Closes the worker's stdin, which asks a healthy worker to close its plugin and exit.
     func closeInput() {
@@ -150,10 +154,22 @@ final class WorkerProcess {
     }
 
     /// Waits for the worker to end and says how it ended ("was killed by signal 11 (Segmentation fault)").
+    /// With `graceSeconds`, a worker still running after that long is killed (a plugin's `close`
+    /// must not hold up the host's shutdown forever).
     @discardableResult
-    func reap() -> String {
+    func reap(graceSeconds: Double? = nil) -> String {
         guard !reaped else { return "already reaped" }
         var status: Int32 = 0
+        if let graceSeconds {
+            let deadline = monotonicSeconds() + graceSeconds
+            while waitpid(pid, &status, WNOHANG) == 0 {
+                if monotonicSeconds() > deadline {
+                    _ = Foundation.kill(pid, SIGKILL)
+                    break
+                }
+                usleep(1000)
+            }
+        }
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = true
         drainStderr()

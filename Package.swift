@@ -32,23 +32,26 @@ let package = Package(
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
+        // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
+        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "GeoIndex"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "GeoIndex"]),
 
         // The bundled plugins.
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit"]),
         .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "CICal"]),
-        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
+        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,51 @@
+import Foundation
+
+extension GeoIndexWriter {
+    /// Imports the places of a GeoJSON file (see `GeoJSONReader`) or an OpenStreetMap
+    /// `.osm.pbf` extract (converted with osmium first) in one transaction: a bad feature
+    /// aborts the import naming its line, and nothing of the file is written.
+    /// Features without a name or a category are skipped and counted.
+    public func importFile(_ path: String, source: String? = nil) throws -> ImportSummary {
+        if path.hasSuffix(".osm.pbf") || path.hasSuffix(".osm") {
+            let converted = try OSMExtract.convertToGeoJSONSequence(path)
+            defer { try? FileManager.default.removeItem(atPath: converted.deletingLastPathComponent) }
+            return try importFile(converted, source: source ?? "osm")
+        }
+        let source = source ?? (path as NSString).lastPathComponent
+        return try transaction { writer in
+            var summary = ImportSummary()
+            try GeoJSONReader.forEachFeature(in: path) { feature, location in
+                let outcome: GeoJSONFeature.Outcome
+                do { outcome = try GeoJSONFeature.convert(feature, source: source) } catch {
+                    throw GeoIndexError("\(location): \(error)")
+                }
+                switch outcome {
+                case .place(let place):
+                    try writer.add(place)
+                    summary.imported[place.category, default: 0] += 1
+                case .skipped(let reason):
+                    summary.skipped[reason, default: 0] += 1
+                }
+            }
+            return summary
+        }
+    }
+
+    /// Imports curated landmarks and their points of interest in one transaction.
+    public func importLandmarks(_ landmarks: [Landmark]) throws -> ImportSummary {
+        try transaction { writer in
+            var summary = ImportSummary()
+            for landmark in landmarks {
+                try writer.add(landmark)
+                summary.landmarks += 1
+                summary.imported[.landmark, default: 0] += 1
+                for poi in landmark.pointsOfInterest { summary.imported[poi.category, default: 0] += 1 }
+            }
+            return summary
+        }
+    }
+}
+
+extension String {
+    var deletingLastPathComponent: String { (self as NSString).deletingLastPathComponent }
+}

@@ -1,0 +1,58 @@
+extension GeoIndex {
+    /// Up to `limit` names close to `name` that `resolve` accepts: curated landmark names and
+    /// aliases by edit distance (or sharing a word), then towns whose words start like the
+    /// words of `name`, by edit distance and population.
+    public func suggestions(for name: String, limit: Int = 5) throws -> [String] {
+        let key = TextFolding.key(name)
+        guard !key.isEmpty else { return [] }
+        var ranked: [(name: String, distance: Int, population: Int)] = []
+        for candidate in try landmarkNames() {
+            let candidateKey = TextFolding.key(candidate)
+            let distance = TextFolding.editDistance(key, candidateKey)
+            let sharesWord = !Set(TextFolding.words(of: candidateKey)).isDisjoint(with: TextQuery(key).terms)
+            if distance <= max(2, key.count / 3) || sharesWord || candidateKey.hasPrefix(key) {
+                ranked.append((candidate, sharesWord ? min(distance, 3) : distance, Int.max))
+            }
+        }
+        for town in try towns(startingLike: key) {
+            let distance = TextFolding.editDistance(key, TextFolding.key(town.name))
+            if distance <= max(2, key.count / 3) { ranked.append((town.name, distance + 1, town.population ?? 0)) }
+        }
+        var seen = Set<String>()
+        return ranked
+            .sorted { ($0.distance, -$0.population, $0.name) < ($1.distance, -$1.population, $1.name) }
+            .map(\.name)
+            .filter { seen.insert($0).inserted }
+            .prefix(limit)
+            .map { $0 }
+    }
+
+    private func landmarkNames() throws -> [String] {
+        try withStatement("SELECT name, aliases FROM landmarks ORDER BY id") { statement in
+            var names: [String] = []
+            try statement.forEachRow { row in
+                names.append(row.text(0) ?? "")
+                if let aliases = row.text(1), let list = try? GeneratedContentArray.strings(fromJSON: aliases) { names += list }
+            }
+            return names
+        }
+    }
+
+    /// Towns whose name words begin with the first three letters of the words of `key` (a
+    /// typo later in a word still finds them), the most populous first.
+    private func towns(startingLike key: String) throws -> [Place] {
+        let stems = TextFolding.words(of: key).map { String($0.prefix(3)) }.filter { $0.count >= 2 }
+        guard !stems.isEmpty else { return [] }
+        let expression = "name: (" + stems.map { "\"\($0)\"*" }.joined(separator: " OR ") + ")"
+        let sql = """
+            SELECT \(SQLiteStatement.placeColumns) FROM places_fts JOIN places p ON p.id = places_fts.rowid
+            WHERE places_fts MATCH ? AND p.category = 'town' LIMIT 2000
+            """
+        return try withStatement(sql) { statement in
+            try statement.bind(.text(expression))
+            var places: [Place] = []
+            try statement.forEachRow { places.append($0.place(from: 0)) }
+            return places
+        }
+    }
+}

@@ -1,18 +1,22 @@
 extension GeoIndex {
-    /// Up to `limit` names close to `name` that `resolve` accepts: curated landmark names and
-    /// aliases by edit distance (or sharing a word), then towns whose words start like the
-    /// words of `name`, by edit distance and population.
+    /// Up to `limit` names close to `name` that `resolve` accepts: curated landmarks whose
+    /// name or an alias is close by edit distance (or shares a word), as their canonical
+    /// names, then towns whose words start like the words of `name`, by edit distance and
+    /// population.
     public func suggestions(for name: String, limit: Int = 5) throws -> [String] {
         let key = TextFolding.key(name)
         guard !key.isEmpty else { return [] }
         var ranked: [(name: String, distance: Int, population: Int)] = []
-        for candidate in try landmarkNames() {
-            let candidateKey = TextFolding.key(candidate)
-            let distance = TextFolding.editDistance(key, candidateKey)
-            let sharesWord = !Set(TextFolding.words(of: candidateKey)).isDisjoint(with: TextQuery(key).terms)
-            if distance <= max(2, key.count / 3) || sharesWord || candidateKey.hasPrefix(key) {
-                ranked.append((candidate, sharesWord ? min(distance, 3) : distance, Int.max))
-            }
+        let words = TextQuery(key).terms
+        for (canonical, names) in try landmarkNames() {
+            let closest = names.map { candidate -> Int in
+                let candidateKey = TextFolding.key(candidate)
+                let distance = TextFolding.editDistance(key, candidateKey)
+                if distance <= max(2, key.count / 3) || candidateKey.hasPrefix(key) { return distance }
+                let sharesWord = !Set(TextFolding.words(of: candidateKey)).isDisjoint(with: words)
+                return sharesWord ? max(3, distance / 2) : Int.max
+            }.min() ?? Int.max
+            if closest < Int.max { ranked.append((canonical, closest, Int.max)) }
         }
         for town in try towns(startingLike: key) {
             let distance = TextFolding.editDistance(key, TextFolding.key(town.name))
@@ -27,12 +31,14 @@ extension GeoIndex {
             .map { $0 }
     }
 
-    private func landmarkNames() throws -> [String] {
+    /// Each landmark's canonical name with all its names (the name and the aliases).
+    private func landmarkNames() throws -> [(String, [String])] {
         try withStatement("SELECT name, aliases FROM landmarks ORDER BY id") { statement in
-            var names: [String] = []
+            var names: [(String, [String])] = []
             try statement.forEachRow { row in
-                names.append(row.text(0) ?? "")
-                if let aliases = row.text(1), let list = try? GeneratedContentArray.strings(fromJSON: aliases) { names += list }
+                let name = row.text(0) ?? ""
+                let aliases = row.text(1).flatMap { try? GeneratedContentArray.strings(fromJSON: $0) } ?? []
+                names.append((name, [name] + aliases))
             }
             return names
         }

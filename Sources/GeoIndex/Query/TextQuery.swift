@@ -31,6 +31,6 @@ public struct TextQuery: Sendable, Hashable {
         "spot", "spots", "find", "me", "my", "i", "we", "us", "our", "want", "would", "like", "looking",
         "something", "that", "this", "there", "where", "which", "is", "are", "be", "can", "could",
         "please", "recommend", "recommended", "top", "few", "one", "ones", "it", "its", "do", "to",
-        "area", "local", "visit", "see",
+        "area", "local", "visit", "see", "here", "show", "get", "go", "what", "how", "get",
     ]
 }

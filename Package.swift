@@ -49,7 +49,7 @@ let package = Package(
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
-        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
     ],

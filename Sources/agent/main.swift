@@ -1,1 +1,4 @@
+import Foundation
 import TrailheadCLI
+
+exit(AgentCommand.main(CommandLine.arguments))

@@ -1,0 +1,24 @@
+/// `agent`: the root of the command line. Add a top-level command by listing it in `subcommands`.
+public struct AgentCommand: Command {
+    /// What `agent --version` prints after the name.
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        name: "agent",
+        summary: "Run and inspect Trailhead agents, their tools and schemas.",
+        discussion: """
+            Exit codes: 0 success, 1 failure or invalid input found, 2 usage error, \
+            3 no model available.
+            """,
+        subcommands: [SchemaCommand.self])
+
+    /// Runs `agent` with the process's command line and returns its exit status.
+    public static func main(_ commandLine: [String]) -> Int32 {
+        main(commandLine, version: version)
+    }
+
+    /// The same with an explicit context (tests run commands in-process through it).
+    public static func main(_ commandLine: [String], context: CommandContext) -> Int32 {
+        main(commandLine, version: version, context: context)
+    }
+}

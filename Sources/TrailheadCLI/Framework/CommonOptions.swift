@@ -1,0 +1,49 @@
+import Foundation
+
+/// Options shared by the commands that load plugins, with one way to resolve them.
+public enum CommonOptions {
+    /// `--plugins DIR`: where plugin libraries are.
+    public static let plugins = OptionSpec.option(
+        "plugins", valueName: "DIR", help: "Plugin libraries folder (default: Plugins/ under the Trailhead home).")
+    /// `--manifests DIR`: where plugin manifests are.
+    public static let manifests = OptionSpec.option(
+        "manifests", valueName: "DIR", help: "Plugin manifests folder (default: Manifests/ under the Trailhead home).")
+
+    /// The plugin and manifest folders: the options when given (relative to the current
+    /// directory), else `Plugins/` and `Manifests/` under `home(context:)`.
+    public static func folders(_ arguments: ParsedArguments, context: CommandContext) -> PluginFolders {
+        let home = home(context: context)
+        return PluginFolders(
+            plugins: arguments.value(of: "plugins").map(context.absolutePath) ?? home + "/Plugins",
+            manifests: arguments.value(of: "manifests").map(context.absolutePath) ?? home + "/Manifests")
+    }
+
+    /// The Trailhead home: `$TRAILHEAD_HOME` when set; else the checkout the executable was
+    /// built in, i.e. the nearest folder above the executable's real path (at most four levels,
+    /// which covers `.build/<triple>/debug/agent`) that contains `Plugins/`; else the current
+    /// directory.
+    public static func home(context: CommandContext) -> String {
+        if let home = context.environment["TRAILHEAD_HOME"], !home.isEmpty { return context.absolutePath(home) }
+        var folder = (context.executablePath as NSString).deletingLastPathComponent
+        for _ in 0..<4 {
+            folder = (folder as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/Plugins", isDirectory: &isDirectory), isDirectory.boolValue {
+                return folder
+            }
+            if folder == "/" { break }
+        }
+        return context.currentDirectory
+    }
+}
+
+/// Where plugins and their manifests are.
+public struct PluginFolders: Sendable, Equatable {
+    public var plugins: String
+    public var manifests: String
+
+    public init(plugins: String, manifests: String) {
+        self.plugins = plugins
+        self.manifests = manifests
+    }
+}

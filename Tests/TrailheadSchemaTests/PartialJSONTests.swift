@@ -1,0 +1,1 @@
+// Tests of the partial-JSON parser (written in part C).

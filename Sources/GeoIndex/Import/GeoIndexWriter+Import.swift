@@ -4,19 +4,21 @@ extension GeoIndexWriter {
     /// Imports the places of a GeoJSON file (see `GeoJSONReader`) or an OpenStreetMap
     /// `.osm.pbf` extract (converted with osmium first) in one transaction: a bad feature
     /// aborts the import naming its line, and nothing of the file is written.
-    /// Features without a name or a category are skipped and counted.
+    /// Features without a name or a category are skipped and counted. Rows are tagged with
+    /// `source`, else with the feature's `source` property, else with the file's name.
     public func importFile(_ path: String, source: String? = nil) throws -> ImportSummary {
         if path.hasSuffix(".osm.pbf") || path.hasSuffix(".osm") {
             let converted = try OSMExtract.convertToGeoJSONSequence(path)
             defer { try? FileManager.default.removeItem(atPath: converted.deletingLastPathComponent) }
             return try importFile(converted, source: source ?? "osm")
         }
+        let sourceIsFixed = source != nil
         let source = source ?? (path as NSString).lastPathComponent
         return try transaction { writer in
             var summary = ImportSummary()
             try GeoJSONReader.forEachFeature(in: path) { feature, location in
                 let outcome: GeoJSONFeature.Outcome
-                do { outcome = try GeoJSONFeature.convert(feature, source: source) } catch {
+                do { outcome = try GeoJSONFeature.convert(feature, source: source, sourceIsFixed: sourceIsFixed) } catch {
                     throw GeoIndexError("\(location): \(error)")
                 }
                 switch outcome {

@@ -13,7 +13,9 @@ enum GeoJSONFeature {
         case skipped(reason: String)
     }
 
-    static func convert(_ feature: GeneratedContent, source: String) throws(GeoIndexError) -> Outcome {
+    /// `source` names where the rows came from; a `source` property of the feature overrides it
+    /// unless `sourceIsFixed` (OpenStreetMap's own `source` tag says something else).
+    static func convert(_ feature: GeneratedContent, source: String, sourceIsFixed: Bool = false) throws(GeoIndexError) -> Outcome {
         guard feature["type"]?.stringValue == "Feature" else {
             throw GeoIndexError("expected a GeoJSON Feature, got \(feature["type"]?.stringValue.map { "type '\($0)'" } ?? feature.typeName)")
         }
@@ -43,7 +45,7 @@ enum GeoJSONFeature {
         return .place(Place(
             name: name, category: category, coordinate: coordinate,
             description: tags["description"] ?? describe(tags), country: tags["country"] ?? tags["addr:country"],
-            source: tags["source"] ?? source, population: population))
+            source: sourceIsFixed ? source : tags["source"] ?? source, population: population))
     }
 
     /// A short description from OpenStreetMap tags, so that a text query for "castle" or

@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
-        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

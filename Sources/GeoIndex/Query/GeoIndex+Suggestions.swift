@@ -7,7 +7,7 @@ extension GeoIndex {
         let key = TextFolding.key(name)
         guard !key.isEmpty else { return [] }
         var ranked: [(name: String, distance: Int, population: Int)] = []
-        let words = TextQuery(key).terms
+        let words = Set(TextQuery(key).terms).subtracting(GeoIndex.genericWords)
         for (canonical, names) in try landmarkNames() {
             let closest = names.map { candidate -> Int in
                 let candidateKey = TextFolding.key(candidate)
@@ -22,14 +22,23 @@ extension GeoIndex {
             let distance = TextFolding.editDistance(key, TextFolding.key(town.name))
             if distance <= max(2, key.count / 3) { ranked.append((town.name, distance + 1, town.population ?? 0)) }
         }
+        // Only the closest few: a name two edits closer than the rest is what was meant.
+        let best = ranked.map(\.distance).min() ?? 0
         var seen = Set<String>()
         return ranked
+            .filter { $0.distance <= best + 2 }
             .sorted { ($0.distance, -$0.population, $0.name) < ($1.distance, -$1.population, $1.name) }
             .map(\.name)
             .filter { seen.insert($0).inserted }
             .prefix(limit)
             .map { $0 }
     }
+
+    /// Words too common in landmark names to suggest one by ("Yosemitee Park" is not Zion).
+    static let genericWords: Set<String> = [
+        "national", "park", "state", "lake", "mount", "mountain", "mountains", "river", "city", "island",
+        "islands", "beach", "castle", "valley", "canyon", "forest", "old", "town", "new", "monument", "reserve",
+    ]
 
     /// Each landmark's canonical name with all its names (the name and the aliases).
     private func landmarkNames() throws -> [(String, [String])] {

@@ -4,6 +4,7 @@ import Foundation
 /// on stdout. Timings are medians over repetitions; ratios compare peers measured in the same run.
 let benchmarks: [any Benchmark] = [
     // Each part adds its benchmark here.
+    GeoIndexBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

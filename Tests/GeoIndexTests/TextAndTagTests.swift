@@ -5,7 +5,8 @@ final class TextAndTagTests: XCTestCase {
     func testTextQueryDropsStopWordsAndQuotesPrefixTerms() {
         let query = TextQuery("An easy LOOP trail, with a view!")
         XCTAssertEqual(query.terms, ["easy", "loop", "trail", "view"])
-        XCTAssertEqual(query.anyTermExpression, #""easy"* OR "loop"* OR "trail"* OR "view"*"#)
+        XCTAssertEqual(query.anyTermExpression, #""easy" OR "loop" OR "trail" OR "view""#)
+        XCTAssertEqual(query.allTermsExpression, #""easy"* AND "loop"* AND "trail"* AND "view"*"#)
         XCTAssertEqual(TextQuery(#"caf" OR NEAR("x"#).terms, ["caf", "near", "x"].filter { $0.count >= 2 && $0 != "near" })
     }
 

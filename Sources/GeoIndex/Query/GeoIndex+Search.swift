@@ -14,57 +14,88 @@ extension GeoIndex {
     ///   `proximity = 1 − distance / radius` (1 at the centre, 0 at the edge). Name matches
     ///   weigh 4× description matches in bm25. Ties go to the nearer place.
     ///   When no place in range matches the text, the nearest places are returned instead and
-    ///   `textMatched` is false.
+    ///   `textMatched` is false. Words match whole (after Porter stemming: "trails" meets
+    ///   "trail", "hiking" meets "hike"), not as prefixes: a prefix term makes FTS5 merge the
+    ///   doclists of every word it begins, which costs milliseconds per look-up.
     public func search(_ query: NearbyQuery) throws -> NearbyResults {
         let query = try query.normalised()
-        if let text = query.text {
-            let matched = try candidates(query, text: TextQuery(text))
-            if !matched.isEmpty { return NearbyResults(results: rank(matched, query, byText: true), textMatched: true) }
-            let nearest = try candidates(query, text: nil)
-            return NearbyResults(results: rank(nearest, query, byText: false), textMatched: false)
+        let inRange = try candidates(query)
+        guard let text = query.text else {
+            return NearbyResults(results: rank(inRange, query, byText: false), textMatched: true)
         }
-        return NearbyResults(results: rank(try candidates(query, text: nil), query, byText: false), textMatched: true)
+        let matched = try matching(inRange, TextQuery(text))
+        if matched.isEmpty { return NearbyResults(results: rank(inRange, query, byText: false), textMatched: false) }
+        return NearbyResults(results: rank(matched, query, byText: true), textMatched: true)
     }
 
     private struct Candidate {
+        var id: Int64
         var place: Place
         var distanceKm: Double
-        var bm25: Double
+        var bm25: Double = 0
     }
 
-    /// Every place in the circle (and of the category, and matching the text when given).
-    private func candidates(_ query: NearbyQuery, text: TextQuery?) throws -> [Candidate] {
-        // The R*Tree drives the join (CROSS JOIN fixes the order): a 20 km box holds few rows,
-        // and FTS5 answers `MATCH … AND rowid = ?` by seeking in its doclists.
-        let sql = text == nil
-            ? """
-              SELECT \(SQLiteStatement.placeColumns), 0 FROM places_rtree r CROSS JOIN places p ON p.id = r.id
-              WHERE r.min_lat >= ?1 AND r.max_lat <= ?2 AND r.min_lon >= ?3 AND r.max_lon <= ?4
-                AND (?5 IS NULL OR p.category = ?5)
-              """
-            : """
-              SELECT \(SQLiteStatement.placeColumns), bm25(places_fts, 4.0, 1.0)
-              FROM places_rtree r CROSS JOIN places p ON p.id = r.id CROSS JOIN places_fts ON places_fts.rowid = r.id
-              WHERE r.min_lat >= ?1 AND r.max_lat <= ?2 AND r.min_lon >= ?3 AND r.max_lon <= ?4
-                AND (?5 IS NULL OR p.category = ?5) AND places_fts MATCH ?6
-              """
+    /// Every place in the circle (and of the category): the R*Tree's box, then haversine.
+    private func candidates(_ query: NearbyQuery) throws -> [Candidate] {
+        let sql = """
+            SELECT \(SQLiteStatement.placeColumns), p.id FROM places_rtree r CROSS JOIN places p ON p.id = r.id
+            WHERE r.min_lat >= ?1 AND r.max_lat <= ?2 AND r.min_lon >= ?3 AND r.max_lon <= ?4
+              AND (?5 IS NULL OR p.category = ?5)
+            """
         var found: [Candidate] = []
         for box in BoundingBox.covering(query.centre, radiusKm: query.radiusKm) {
             try withStatement(sql) { statement in
-                var parameters: [SQLiteValue?] = [
+                try statement.bind(
                     .real(box.minLatitude), .real(box.maxLatitude), .real(box.minLongitude), .real(box.maxLongitude),
-                    query.category.map { .text($0.rawValue) },
-                ]
-                if let text { parameters.append(.text(text.anyTermExpression)) }
-                try statement.bind(parameters)
+                    query.category.map { .text($0.rawValue) })
                 try statement.forEachRow { row in
                     let place = row.place(from: 0)
                     let distance = query.centre.distanceKm(to: place.coordinate)
-                    if distance <= query.radiusKm { found.append(Candidate(place: place, distanceKm: distance, bm25: row.double(8))) }
+                    if distance <= query.radiusKm { found.append(Candidate(id: row.int64(8), place: place, distanceKm: distance)) }
                 }
             }
         }
         return found
+    }
+
+    /// The candidates whose name or description match the text, with their bm25.
+    ///
+    /// Two ways to join space and text, chosen per query by what is cheaper: FTS5 answers
+    /// `MATCH … AND rowid = ?` by seeking its doclists, about 0.3 ms a row, so few candidates
+    /// are checked one by one; when the text's matches are fewer than ~200 times the candidates
+    /// (a rare word, or a wide radius), one pass over the matches (~2 µs each) is intersected
+    /// with the candidates instead. A probe with a LIMIT tells which case holds.
+    private func matching(_ candidates: [Candidate], _ text: TextQuery) throws -> [Candidate] {
+        guard !candidates.isEmpty else { return [] }
+        let expression = text.anyTermExpression
+        let threshold = candidates.count * 200
+        let matchCount = try withStatement("SELECT count(*) FROM (SELECT rowid FROM places_fts WHERE places_fts MATCH ?1 LIMIT ?2)") { statement in
+            try statement.bind(.text(expression), .integer(Int64(threshold)))
+            defer { _ = try? statement.bind() }
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
+        var scores: [Int64: Double] = [:]
+        if matchCount < threshold {
+            let wanted = Set(candidates.map(\.id))
+            try withStatement("SELECT rowid, bm25(places_fts, 4.0, 1.0) FROM places_fts WHERE places_fts MATCH ?") { statement in
+                try statement.bind(.text(expression))
+                try statement.forEachRow { row in
+                    let id = row.int64(0)
+                    if wanted.contains(id) { scores[id] = row.double(1) }
+                }
+            }
+        } else {
+            try withStatement("SELECT bm25(places_fts, 4.0, 1.0) FROM places_fts WHERE places_fts MATCH ? AND rowid = ?") { statement in
+                for candidate in candidates {
+                    try statement.bind(.text(expression), .integer(candidate.id))
+                    if try statement.step() { scores[candidate.id] = statement.double(0) }
+                }
+                _ = try statement.bind()
+            }
+        }
+        return candidates.compactMap { candidate in
+            scores[candidate.id].map { var matched = candidate; matched.bm25 = $0; return matched }
+        }
     }
 
     private func rank(_ candidates: [Candidate], _ query: NearbyQuery, byText: Bool) -> [NearbyResult] {

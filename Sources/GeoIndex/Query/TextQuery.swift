@@ -1,8 +1,9 @@
 /// A natural-language request ("an easy loop trail with a view") turned into an FTS5 query.
 ///
-/// Stop words are dropped, each remaining word becomes a quoted prefix term (quoting keeps
-/// FTS5 operators in user text inert), and the terms are OR-ed so that a place matching some
-/// of the words still appears; bm25 then ranks places matching more and rarer words first.
+/// Stop words are dropped, each remaining word becomes a quoted term (quoting keeps FTS5
+/// operators in user text inert), and the terms are OR-ed so that a place matching some of the
+/// words still appears; bm25 then ranks places matching more and rarer words first. The
+/// tokenizer stems English words, so "trails" finds "trail" without a prefix search.
 public struct TextQuery: Sendable, Hashable {
     /// The folded words that are searched for.
     public let terms: [String]
@@ -18,8 +19,8 @@ public struct TextQuery: Sendable, Hashable {
     /// True when nothing searchable is left ("the best one near here").
     public var isEmpty: Bool { terms.isEmpty }
 
-    /// Any term may match (ranked by bm25): `"easy"* OR "loop"* OR "trail"*`.
-    var anyTermExpression: String { terms.map { "\"\($0)\"*" }.joined(separator: " OR ") }
+    /// Any term may match (ranked by bm25): `"easy" OR "loop" OR "trail"`.
+    var anyTermExpression: String { terms.map { "\"\($0)\"" }.joined(separator: " OR ") }
 
     /// Every term must match, as a prefix: for name look-ups ("joshua tr" → Joshua Tree).
     var allTermsExpression: String { terms.map { "\"\($0)\"*" }.joined(separator: " AND ") }

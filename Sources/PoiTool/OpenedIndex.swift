@@ -13,11 +13,14 @@ final class OpenedIndex: @unchecked Sendable {
     private var index: GeoIndex?
 
     /// Opens the index named by the config's `index` (relative paths against the
-    /// installation), else `$TRAILHEAD_CACHE/geo/poi.sqlite`, else the default path.
+    /// installation). The default path follows `$TRAILHEAD_CACHE` when that is set, as
+    /// Scripts/build-geo-index.sh does.
     func open(_ config: PluginConfig) throws {
-        let path = config.path("index")
-            ?? ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"].map { $0 + "/geo/poi.sqlite" }
-            ?? NSHomeDirectory() + "/.cache/trailhead/geo/poi.sqlite"
+        let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"]
+        let configured = config.string("index") ?? OpenedIndex.defaultPath
+        let path = configured == OpenedIndex.defaultPath
+            ? (cache ?? NSHomeDirectory() + "/.cache/trailhead") + "/geo/poi.sqlite"
+            : config.path("index") ?? configured
         let opened = try GeoIndex(path: path)
         lock.withLock { index = opened }
     }

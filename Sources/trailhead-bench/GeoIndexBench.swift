@@ -26,20 +26,26 @@ struct GeoIndexBench: Benchmark {
             let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             let index = try GeoIndex(path: path)
             let first = "| \(size) | \(format(importSeconds)) s (\(format(cpuSeconds)) s) | \(Int(Double(size) / importSeconds)) | \(format(optimizeSeconds)) s | \(bytes / 1_000_000) MB "
+            print(first + "| (import done) | | | |")
+            fflush(nil)
             for (label, makeQuery) in queries {
                 var generator = SplitMix64(seed: 99)
                 var latencies: [Double] = [], total = 0
-                for _ in 0..<2000 {
+                for _ in 0..<repetitions {
                     let query = makeQuery(&generator)
                     let start = now()
                     total += try index.search(query).results.count
                     latencies.append(now() - start)
                 }
-                let lead = label == queries.first?.0 ? first : "| | | | | "
-                print(lead + "| \(label) | \(format(Double(total) / 2000)) | \(micro(percentile(latencies, 0.5))) | \(micro(percentile(latencies, 0.99))) |")
+                let lead = "| | | | | "
+                print(lead + "| \(label) | \(format(Double(total) / Double(repetitions))) | \(micro(percentile(latencies, 0.5))) | \(micro(percentile(latencies, 0.99))) |")
+                fflush(nil)  // rows appear as they are measured, also when stdout is a file
             }
         }
     }
+
+    /// Queries per kind, at random centres (`GEO_BENCH_QUERIES`, default 1000).
+    private var repetitions: Int { Int(ProcessInfo.processInfo.environment["GEO_BENCH_QUERIES"] ?? "") ?? 1000 }
 
     /// Plain radius, by category, and with a free-text query (all with limit 10).
     private var queries: [(String, (inout SplitMix64) -> NearbyQuery)] {

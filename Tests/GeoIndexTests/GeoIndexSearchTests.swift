@@ -37,6 +37,17 @@ final class GeoIndexSearchTests: XCTestCase {
         XCTAssertEqual(found.results.map(\.score), found.results.map(\.score).sorted(by: >))
     }
 
+    func testBothWaysOfJoiningSpaceAndTextAgree() throws {
+        let index = try Fixtures.desertIndex(for: self)
+        let query = NearbyQuery(centre: .joshuaTree, radiusKm: 60, text: "easy loop trail palms", limit: 50)
+        index.matchPassFactor = Int.max / 1_000_000
+        let byPass = try index.search(query)
+        index.matchPassFactor = 0
+        let byCandidate = try index.search(query)
+        XCTAssertEqual(byPass.results.count, 8, "places within 60 km matching a word")
+        XCTAssertEqual(byPass, byCandidate)
+    }
+
     func testQueryOnlyReturnsPlacesMatchingSomeWord() throws {
         let index = try Fixtures.desertIndex(for: self)
         let found = try index.search(NearbyQuery(centre: .joshuaTree, radiusKm: 40, text: "palm oasis"))

@@ -69,7 +69,7 @@ extension GeoIndex {
     private func matching(_ candidates: [Candidate], _ text: TextQuery) throws -> [Candidate] {
         guard !candidates.isEmpty else { return [] }
         let expression = text.anyTermExpression
-        let threshold = candidates.count * 1000
+        let threshold = candidates.count * matchPassFactor
         let matchCount = try withStatement("SELECT count(*) FROM (SELECT rowid FROM places_fts WHERE places_fts MATCH ?1 LIMIT ?2)") { statement in
             try statement.bind(.text(expression), .integer(Int64(threshold)))
             defer { _ = try? statement.bind() }

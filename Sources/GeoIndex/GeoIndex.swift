@@ -8,9 +8,9 @@ public final class GeoIndex: @unchecked Sendable {
     let database: SQLiteDatabase
     private let lock = NSLock()
     private var statements: [String: SQLiteStatement] = [:]
-    /// How many times the candidates the text's matches may number before candidates are
-    /// checked one by one instead (see `matching`); tests set 0 or `Int.max` to force a way.
-    var matchPassFactor = 1000
+    /// Candidate row ids closer than this share one FTS look-up (see `matching`); tests set
+    /// 0 (one look-up per candidate) or `Int.max` (one look-up over all) to compare the two.
+    var rangeGap = 2000
 
     /// The file it reads.
     public var path: String { database.path }

@@ -4,7 +4,8 @@ import GeoIndex
 /// `trailhead-bench geo-index`: the geodata index at scale, with synthetic places.
 ///
 /// For each size in `GEO_BENCH_SIZES` (comma-separated, default `1000000`; `10000000` takes
-/// minutes): import rate (one transaction, reused statements, R*Tree + FTS5 rows), the
+/// minutes): import rate (generation, spatial sort, one transaction with reused statements,
+/// R*Tree + FTS5 rows), the
 /// FTS merge and ANALYZE after it, size on disk, and latency of radius queries at random
 /// centres — plain, by category, and with a text query. Files go to `GEO_BENCH_DIR` (default
 /// the temporary directory) and are removed afterwards.
@@ -61,9 +62,7 @@ struct GeoIndexBench: Benchmark {
         var generator = SplitMix64(seed: 42)
         let writer = try GeoIndexWriter(path: path)
         let start = now()
-        try writer.transaction { writer in
-            for number in 0..<size { try writer.add(syntheticPlace(number, &generator)) }
-        }
+        try writer.add(contentsOf: (0..<size).map { syntheticPlace($0, &generator) })
         let imported = now()
         try writer.optimize()
         try writer.checkpoint()

@@ -40,9 +40,9 @@ final class GeoIndexSearchTests: XCTestCase {
     func testBothWaysOfJoiningSpaceAndTextAgree() throws {
         let index = try Fixtures.desertIndex(for: self)
         let query = NearbyQuery(centre: .joshuaTree, radiusKm: 60, text: "easy loop trail palms", limit: 50)
-        index.matchPassFactor = Int.max / 1_000_000
+        index.rangeGap = Int.max / 2
         let byPass = try index.search(query)
-        index.matchPassFactor = 0
+        index.rangeGap = 0
         let byCandidate = try index.search(query)
         XCTAssertEqual(byPass.results.count, 8, "places within 60 km matching a word")
         XCTAssertEqual(byPass, byCandidate)

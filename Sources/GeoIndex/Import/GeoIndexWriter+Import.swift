@@ -14,22 +14,29 @@ extension GeoIndexWriter {
         }
         let sourceIsFixed = source != nil
         let source = source ?? (path as NSString).lastPathComponent
-        return try transaction { writer in
-            var summary = ImportSummary()
-            try GeoJSONReader.forEachFeature(in: path) { feature, location in
-                let outcome: GeoJSONFeature.Outcome
-                do { outcome = try GeoJSONFeature.convert(feature, source: source, sourceIsFixed: sourceIsFixed) } catch {
-                    throw GeoIndexError("\(location): \(error)")
-                }
-                switch outcome {
-                case .place(let place):
-                    try writer.add(place)
-                    summary.imported[place.category, default: 0] += 1
-                case .skipped(let reason):
-                    summary.skipped[reason, default: 0] += 1
-                }
+        var summary = ImportSummary()
+        var places: [Place] = []
+        try GeoJSONReader.forEachFeature(in: path) { feature, location in
+            let outcome: GeoJSONFeature.Outcome
+            do { outcome = try GeoJSONFeature.convert(feature, source: source, sourceIsFixed: sourceIsFixed) } catch {
+                throw GeoIndexError("\(location): \(error)")
             }
-            return summary
+            switch outcome {
+            case .place(let place):
+                places.append(place)
+                summary.imported[place.category, default: 0] += 1
+            case .skipped(let reason):
+                summary.skipped[reason, default: 0] += 1
+            }
+        }
+        try add(contentsOf: places)
+        return summary
+    }
+
+    /// Adds places in one transaction, in spatial order (see `Place.spatialOrder`).
+    public func add(contentsOf places: [Place]) throws {
+        try transaction { writer in
+            for place in places.sorted(by: Place.spatialOrder) { try writer.add(place) }
         }
     }
 

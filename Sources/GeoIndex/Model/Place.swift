@@ -24,3 +24,12 @@ public struct Place: Sendable, Hashable {
         self.population = population
     }
 }
+
+extension Place {
+    /// Orders places by 1° latitude bands, then longitude, so that an import writes the places
+    /// near one point under nearby row ids (which keeps text look-ups around a point short).
+    public static func spatialOrder(_ a: Place, _ b: Place) -> Bool {
+        let bandA = Int((a.coordinate.latitude + 90).rounded(.down)), bandB = Int((b.coordinate.latitude + 90).rounded(.down))
+        return bandA != bandB ? bandA < bandB : a.coordinate.longitude < b.coordinate.longitude
+    }
+}

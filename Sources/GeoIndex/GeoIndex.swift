@@ -8,9 +8,9 @@ public final class GeoIndex: @unchecked Sendable {
     let database: SQLiteDatabase
     private let lock = NSLock()
     private var statements: [String: SQLiteStatement] = [:]
-    /// Candidate row ids closer than this share one FTS look-up (see `matching`); tests set
-    /// 0 (one look-up per candidate) or `Int.max` (one look-up over all) to compare the two.
-    var rangeGap = 2000
+    /// Candidate row ids closer than this share one FTS look-up (see `matching`): by default
+    /// all do; tests set 0 (one look-up per candidate) to compare the two ways.
+    var rangeGap = Int.max / 2
 
     /// The file it reads.
     public var path: String { database.path }

@@ -60,12 +60,11 @@ extension GeoIndex {
 
     /// The candidates whose name or description match the text, with their bm25.
     ///
-    /// FTS5 answers `MATCH … AND rowid BETWEEN ? AND ?` by seeking its doclists: each look-up
-    /// costs ~0.4 ms to set up, then ~0.5 µs per match in the range (measured at 1 M places).
-    /// The candidates' row ids are grouped into ranges, merging neighbours less than
-    /// `rangeGap` ids apart, and each range is one look-up. Imports write each file's places
-    /// in spatial order (`Place.spatialOrder`), so the places near one point have nearby ids and
-    /// a query costs a few look-ups over short ranges instead of a pass over every match.
+    /// FTS5 answers `MATCH … AND rowid BETWEEN ? AND ?`, but measured at 1 M places one such
+    /// look-up with common words costs several milliseconds however short the range (about
+    /// what a whole pass over the words' matches costs), so all candidates share one look-up
+    /// over the span of their row ids (`rangeGap` splits it, for tests). Imports write each
+    /// file's places in spatial order (`Place.spatialOrder`), which keeps that span short.
     private func matching(_ candidates: [Candidate], _ text: TextQuery) throws -> [Candidate] {
         guard !candidates.isEmpty else { return [] }
         let expression = text.anyTermExpression

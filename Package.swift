@@ -41,18 +41,21 @@ let package = Package(
         // Sessions, the agent loop and its step schema, transcripts and traces.
         .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels"]),
 
+        // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
+        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema"]),
+
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "GeoIndex"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
         .target(name: "VCard"),
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit", "VCard"]),
         .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "ICalendar"]),
-        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "CSQLite"]),
+        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

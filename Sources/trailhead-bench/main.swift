@@ -7,6 +7,7 @@ let benchmarks: [any Benchmark] = [
     PartialJSONBench(),
     ToolCallBench(),
     ModelBench(),
+    GeoIndexBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

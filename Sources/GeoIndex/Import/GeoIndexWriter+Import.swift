@@ -1,0 +1,60 @@
+import Foundation
+
+extension GeoIndexWriter {
+    /// Imports the places of a GeoJSON file (see `GeoJSONReader`) or an OpenStreetMap
+    /// `.osm.pbf` extract (converted with osmium first) in one transaction: a bad feature
+    /// aborts the import naming its line, and nothing of the file is written.
+    /// Features without a name or a category are skipped and counted. Rows are tagged with
+    /// `source`, else with the feature's `source` property, else with the file's name.
+    public func importFile(_ path: String, source: String? = nil) throws -> ImportSummary {
+        if path.hasSuffix(".osm.pbf") || path.hasSuffix(".osm") {
+            let converted = try OSMExtract.convertToGeoJSONSequence(path)
+            defer { try? FileManager.default.removeItem(atPath: converted.deletingLastPathComponent) }
+            return try importFile(converted, source: source ?? "osm")
+        }
+        let sourceIsFixed = source != nil
+        let source = source ?? (path as NSString).lastPathComponent
+        var summary = ImportSummary()
+        var places: [Place] = []
+        try GeoJSONReader.forEachFeature(in: path) { feature, location in
+            let outcome: GeoJSONFeature.Outcome
+            do { outcome = try GeoJSONFeature.convert(feature, source: source, sourceIsFixed: sourceIsFixed) } catch {
+                throw GeoIndexError("\(location): \(error)")
+            }
+            switch outcome {
+            case .place(let place):
+                places.append(place)
+                summary.imported[place.category, default: 0] += 1
+            case .skipped(let reason):
+                summary.skipped[reason, default: 0] += 1
+            }
+        }
+        try add(contentsOf: places)
+        return summary
+    }
+
+    /// Adds places in one transaction, in spatial order (see `Place.spatialOrder`).
+    public func add(contentsOf places: [Place]) throws {
+        try transaction { writer in
+            for place in places.sorted(by: Place.spatialOrder) { try writer.add(place) }
+        }
+    }
+
+    /// Imports curated landmarks and their points of interest in one transaction.
+    public func importLandmarks(_ landmarks: [Landmark]) throws -> ImportSummary {
+        try transaction { writer in
+            var summary = ImportSummary()
+            for landmark in landmarks {
+                try writer.add(landmark)
+                summary.landmarks += 1
+                summary.imported[.landmark, default: 0] += 1
+                for poi in landmark.pointsOfInterest { summary.imported[poi.category, default: 0] += 1 }
+            }
+            return summary
+        }
+    }
+}
+
+extension String {
+    var deletingLastPathComponent: String { (self as NSString).deletingLastPathComponent }
+}

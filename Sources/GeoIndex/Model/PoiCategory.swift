@@ -1,0 +1,28 @@
+/// The kinds of place the index knows: one list shared by the index, the importers and the
+/// `findPointsOfInterest` tool's `category` enum (which is generated from `allCases`).
+public enum PoiCategory: String, CaseIterable, Sendable, Codable {
+    case hike
+    case viewpoint
+    case campground
+    case lodging
+    case restaurant
+    case cafe
+    case museum
+    case marina
+    case beach
+    case stargazing
+    case landmark
+    case town
+    case airport
+
+    /// The raw values in declaration order, for schemas and error messages.
+    public static var names: [String] { allCases.map(\.rawValue) }
+
+    /// Parses a category name, naming the valid ones when it is not one of them.
+    public init(validating name: String) throws(GeoIndexError) {
+        guard let category = PoiCategory(rawValue: name.lowercased()) else {
+            throw GeoIndexError("unknown category '\(name)'; expected one of: \(PoiCategory.names.joined(separator: ", "))")
+        }
+        self = category
+    }
+}

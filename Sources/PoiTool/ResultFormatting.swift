@@ -1,0 +1,23 @@
+import Foundation
+import GeoIndex
+import TrailheadSchema
+
+/// Compact numbers and text for tool results: the model reads every character.
+enum ResultFormatting {
+    /// Five decimals: about a metre.
+    static func coordinate(_ value: Double) -> GeneratedContent { .number((value * 1e5).rounded() / 1e5) }
+
+    static func kilometres(_ value: Double) -> GeneratedContent { .number((value * 10).rounded() / 10) }
+
+    /// At most `limit` characters, cut at a word, with an ellipsis.
+    static func shortened(_ text: String, limit: Int = 160) -> String {
+        guard text.count > limit else { return text }
+        let cut = text.prefix(limit)
+        let end = cut.lastIndex(of: " ") ?? cut.endIndex
+        return String(cut[..<end]).trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
+    }
+
+    static func location(_ name: String, _ coordinate: Coordinate) -> GeneratedContent {
+        ["name": .string(name), "latitude": Self.coordinate(coordinate.latitude), "longitude": Self.coordinate(coordinate.longitude)]
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+@testable import GeoIndex
+
+/// Paths of the checked-in fixtures and a fresh index built from them.
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let landmarks = root + "/landmarks"
+    static let desert = root + "/geojson/desert.geojson"
+    static let antimeridian = root + "/geojson/antimeridian.geojsonseq"
+    static let broken = root + "/geojson/broken.geojsonseq"
+    static let packageRoot = URL(fileURLWithPath: root).deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The Liechtenstein OpenStreetMap extract shared by the team (ODbL).
+    static var liechtenstein: String {
+        ProcessInfo.processInfo.environment["TRAILHEAD_OSM_EXTRACT"]
+            ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/data/osm/liechtenstein-2013-08-03.osm.pbf").path
+    }
+
+    /// A new empty directory, removed when the test ends.
+    static func temporaryDirectory(for test: XCTestCase) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("geoindex-tests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// An index built from the three fixture landmarks and the desert GeoJSON.
+    static func desertIndex(for test: XCTestCase) throws -> GeoIndex {
+        let path = try temporaryDirectory(for: test) + "/poi.sqlite"
+        _ = try GeoIndexBuilder.build(output: path, landmarksDirectory: landmarks, geoJSONFiles: [desert, antimeridian])
+        return try GeoIndex(path: path)
+    }
+}
+
+extension Coordinate {
+    static let joshuaTree = Coordinate(latitude: 33.8734, longitude: -115.901)
+}

@@ -1,0 +1,90 @@
+import CTrailheadTool
+import Foundation
+import TrailheadSchema
+import XCTest
+@testable import GeoIndex
+
+/// The built `libPoiTool.so`, loaded with dlopen as the host loads it (the test cannot link
+/// PoiTool: every plugin exports the same C symbol), over an index built from the fixtures.
+final class PoiPluginTests: XCTestCase {
+    private var plugin: trailhead_plugin!
+
+    override func setUpWithError() throws {
+        let candidates = [ProcessInfo.processInfo.environment["TRAILHEAD_POI_PLUGIN"]].compactMap { $0 }
+            + ["debug", "release"].map { Fixtures.packageRoot + "/.build/\($0)/libPoiTool.so" }
+        guard let library = candidates.first(where: FileManager.default.fileExists(atPath:)) else {
+            XCTFail("libPoiTool.so not found in \(candidates): build it with `swift build --product PoiTool`")
+            throw XCTSkip("no plugin library")
+        }
+        // Never dlclose a Swift plugin: the handle stays open for the life of the test process.
+        let handle = try XCTUnwrap(dlopen(library, RTLD_NOW | RTLD_LOCAL), String(cString: dlerror()))
+        let symbol = try XCTUnwrap(dlsym(handle, TRAILHEAD_PLUGIN_SYMBOL))
+        typealias Entry = @convention(c) () -> UnsafePointer<trailhead_plugin>
+        plugin = unsafeBitCast(symbol, to: Entry.self)().pointee
+        let indexPath = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        _ = try GeoIndexBuilder.build(output: indexPath, landmarksDirectory: Fixtures.landmarks, geoJSONFiles: [Fixtures.desert])
+        var error: UnsafeMutablePointer<CChar>?
+        let config = GeneratedContent.object(["index": .string(indexPath)]).jsonString
+        XCTAssertEqual(plugin.open(config, &error), 0, error.map { String(cString: $0) } ?? "")
+    }
+
+    private func call(_ tool: String, _ arguments: String) throws -> (status: Int32, result: GeneratedContent) {
+        var out: UnsafeMutablePointer<CChar>?
+        let status = plugin.call(tool, arguments, &out)
+        let text = try XCTUnwrap(out.map { String(cString: $0) })
+        plugin.free_result(out)
+        return (status, try GeneratedContent(json: text))
+    }
+
+    func testManifestSchemasCarryTheContract() throws {
+        let manifest = try GeneratedContent(json: String(cString: try XCTUnwrap(plugin.manifest_json)))
+        XCTAssertEqual(manifest["plugin"], "poi")
+        XCTAssertEqual(manifest["version"], "1.0.0")
+        XCTAssertEqual(manifest["isolation"], "process")
+        XCTAssertEqual(manifest["config"]?["index"], "~/.cache/trailhead/geo/poi.sqlite")
+        let tools = try XCTUnwrap(manifest["tools"]?.arrayValue)
+        XCTAssertEqual(tools.compactMap { $0["name"]?.stringValue }, ["findPointsOfInterest", "describeLandmark"])
+        let find = try XCTUnwrap(tools.first)["arguments"]?["properties"]
+        XCTAssertEqual(find?["radiusKm"]?["maximum"], 200)
+        XCTAssertEqual(find?["radiusKm"]?["default"], 20)
+        XCTAssertEqual(find?["limit"]?["maximum"], 50)
+        XCTAssertEqual(find?["category"]?["enum"], .array(PoiCategory.names.map { .string($0) }))
+        XCTAssertNotNil(tools.first?["output"], "findPointsOfInterest declares its output")
+        XCTAssertNotNil(tools.last?["output"], "describeLandmark declares its output")
+    }
+
+    func testFindsHikesNearALandmarkWithCompactNumbers() throws {
+        let (status, result) = try call("findPointsOfInterest", #"{"landmark":"joshua tree","category":"hike","query":"easy loop trail"}"#)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(result["landmark"], ["name": "Joshua Tree National Park", "latitude": 33.8734, "longitude": -115.901])
+        let results = try XCTUnwrap(result["results"]?.arrayValue)
+        XCTAssertEqual(results.first?["name"], "Cholla Cactus Garden Trail")
+        XCTAssertEqual(results.first?["distanceKm"], 6.3, "rounded to 0.1 km")
+        XCTAssertTrue(results.allSatisfy { $0["category"] == "hike" && ($0["distanceKm"]?.doubleValue ?? 99) <= 20 })
+    }
+
+    func testCoordinatesAreNamedAfterTheNearestTown() throws {
+        let (status, result) = try call("findPointsOfInterest", #"{"latitude":34.13,"longitude":-116.06,"category":"town","radiusKm":500,"limit":99}"#)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(result["landmark"]?["name"], "34.13,-116.06 (near Twentynine Palms)")
+        XCTAssertEqual(result["results"]?.arrayValue?.count, 2, "radius clamped to 200 km: both fixture towns")
+    }
+
+    func testUnknownLandmarkIsAToolErrorWithSuggestions() throws {
+        let (status, result) = try call("findPointsOfInterest", #"{"landmark":"Joshua Tre Natonal Park"}"#)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(result["error"], "unknown landmark 'Joshua Tre Natonal Park'; did you mean: 'Joshua Tree National Park'?")
+        let missing = try call("findPointsOfInterest", #"{"category":"hike"}"#)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.result["error"], "give `landmark` (a name) or both `latitude` and `longitude`")
+    }
+
+    func testDescribeLandmark() throws {
+        let (status, result) = try call("describeLandmark", #"{"landmark":"Chateau de Chambord"}"#)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(result["name"], "Château de Chambord")
+        XCTAssertEqual(result["country"], "FR")
+        XCTAssertEqual(result["latitude"], 47.6161)
+        XCTAssertTrue(result["description"]?.stringValue?.hasPrefix("Renaissance château") ?? false)
+    }
+}

@@ -6,9 +6,14 @@ import TrailheadSchema
 /// `trailhead-bench model`: the managed local default (Qwen2.5-Coder-1.5B on llama-server):
 /// load time; time to first token cold, on a running server, and prewarmed; and what putting
 /// the schema in the prompt and the grammar's whitespace cost in tokens and time.
+///
+/// `TRAILHEAD_BENCH_REPS` (default 3) sets the repetitions; `TRAILHEAD_BENCH_MODEL=test` runs it
+/// on SmolLM2-135M (token counts of the plumbing only). Every request starts its system message
+/// with a fresh run tag, so no request reuses another's cached prefix unless it is meant to.
 struct ModelBench: Benchmark {
     let name = "model"
-    let repetitions = 3
+    let repetitions = Int(ProcessInfo.processInfo.environment["TRAILHEAD_BENCH_REPS"] ?? "") ?? 3
+    let file = ProcessInfo.processInfo.environment["TRAILHEAD_BENCH_MODEL"] == "test" ? ModelAssets.testModel : ModelAssets.defaultModel
 
     static let schema = try! GenerationSchema(
         json: GeneratedContent(
@@ -31,9 +36,10 @@ struct ModelBench: Benchmark {
 
     func run() throws {
         let assets = ModelAssets()
-        if case .failure(let reason) = assets.locate(ModelAssets.defaultModel) { throw reason }
+        if case .failure(let reason) = assets.locate(file) { throw reason }
         let runDirectory = NSTemporaryDirectory() + "trailhead-bench-model-\(getpid())"
-        let model = LocalModel(configuration: .init(runDirectory: runDirectory, idleShutdownSeconds: 120, defaultOptions: .init(temperature: 0)))
+        let model = LocalModel(
+            configuration: .init(model: file, runDirectory: runDirectory, idleShutdownSeconds: 300, defaultOptions: .init(temperature: 0)))
         defer { _ = blocking { await model.stop() } }
 
         var load: [Double] = [], cold: [Double] = [], warmServer: [Double] = [], prewarmed: [Double] = []
@@ -47,20 +53,20 @@ struct ModelBench: Benchmark {
             // A running server, but new instructions: no cached prefix.
             warmServer.append(try ttft(model, nonce: "warm \(rep)"))
             // Prewarmed: the instructions are already in the cache.
-            let prefix = [ChatMessage.system(Self.instructions + " (run prewarm \(rep))")]
+            let prefix = [ChatMessage.system(Self.tagged("prewarm \(rep)"))]
             try blocking { try await model.prewarm(prefix: prefix) }
             prewarmed.append(try ttft(model, nonce: "prewarm \(rep)"))
         }
-        print("| local model (Qwen2.5-Coder-1.5B Q4_K_M, 2 threads) | median of \(repetitions) |")
-        print("|---|---|")
-        print(String(format: "| server start + model load | %.2f s |", percentile(load, 0.5)))
-        print(String(format: "| time to first token, fresh server | %.2f s |", percentile(cold, 0.5)))
-        print(String(format: "| time to first token, running server, new instructions | %.2f s |", percentile(warmServer, 0.5)))
-        print(String(format: "| time to first token, prewarmed instructions | %.2f s |", percentile(prewarmed, 0.5)))
-        print()
+        say("| local model (\(file.name), 2 threads) | median of \(repetitions) |")
+        say("|---|---|")
+        say(String(format: "| server start + model load | %.2f s |", percentile(load, 0.5)))
+        say(String(format: "| time to first token, fresh server | %.2f s |", percentile(cold, 0.5)))
+        say(String(format: "| time to first token, running server, new instructions | %.2f s |", percentile(warmServer, 0.5)))
+        say(String(format: "| time to first token, prewarmed instructions | %.2f s |", percentile(prewarmed, 0.5)))
+        say("")
 
-        print("| first turn under the itinerary schema | prompt tokens | completion tokens | TTFT | total |")
-        print("|---|---|---|---|---|")
+        say("| first turn under the itinerary schema | prompt tokens | completion tokens | TTFT | total |")
+        say("|---|---|---|---|---|")
         let local = try blocking { try await model.start() }
         let llamaDefault = OpenAICompatibleModel(
             configuration: .init(
@@ -74,7 +80,7 @@ struct ModelBench: Benchmark {
         for (label, backend, schemaInPrompt) in variants {
             var results: [ModelResponse] = []
             for rep in 0..<repetitions {
-                var system = Self.instructions + " (run \(label) \(rep))"
+                var system = Self.tagged("\(label) \(rep)")
                 if schemaInPrompt { system += "\nThe JSON schema of the answer:\n" + Self.schema.json.prettyJSONString }
                 let request = ModelRequest(
                     messages: [.system(system), .user("Joshua Tree, 2 days from 2025-04-12.")], schema: Self.schema,
@@ -83,16 +89,26 @@ struct ModelBench: Benchmark {
             }
             let prompt = results.map { Double($0.usage?.promptTokens ?? 0) }
             let completion = results.map { Double($0.usage?.completionTokens ?? 0) }
-            print(
+            say(
                 String(
                     format: "| %@ | %.0f | %.0f | %.2f s | %.2f s |", label, percentile(prompt, 0.5), percentile(completion, 0.5),
                     percentile(results.map { $0.timings.timeToFirstToken ?? .nan }, 0.5), percentile(results.map(\.timings.total), 0.5)))
         }
     }
 
+    /// The instructions behind a tag that differs per run: the tag comes first, so the prompt
+    /// shares no prefix with earlier runs.
+    static func tagged(_ tag: String) -> String { "[run \(tag)] " + instructions }
+
+    /// Prints a line at once (stdout to a file is block-buffered; a long benchmark should show
+    /// its progress).
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
     private func ttft(_ model: LocalModel, nonce: String) throws -> Double {
         let request = ModelRequest(
-            messages: [.system(Self.instructions + " (run \(nonce.split(separator: " ").first!) \(nonce.split(separator: " ").last!))"), .user("Joshua Tree, 2 days from 2025-04-12.")],
+            messages: [.system(Self.tagged(nonce)), .user("Joshua Tree, 2 days from 2025-04-12.")],
             schema: Self.schema, options: .init(temperature: 0, seed: 1, maxTokens: 8))
         let started = now()
         return try blocking {

@@ -85,6 +85,34 @@ final class LocalModelTests: XCTestCase {
         }
     }
 
+    func testLlamaServerAcceptsOurGrammarsForRandomSchemasAndOutputValidates() async throws {
+        // The grammar text must parse in llama.cpp (a grammar it refuses is an HTTP 400), and
+        // what it constrains must validate. A generation cut by max tokens proves nothing
+        // either way, so only finished ones are judged (and most must finish).
+        var random = RandomSchemas(rng: SeededRandom(seed: 99))
+        let model = makeModel()
+        var finished = 0
+        let count = 8
+        for n in 0..<count {
+            let schemaJSON = random.rootSchema()
+            guard (try GBNFPropertyTests.grammarIfSatisfiable(schemaJSON)) != nil else { continue }
+            let schema = try GenerationSchema(json: schemaJSON)
+            let response: ModelResponse
+            do {
+                response = try await model.respond(
+                    to: ModelRequest(
+                        messages: [.system("Answer with JSON only."), .user("Fill in an example.")], schema: schema,
+                        options: .init(temperature: 0.7, seed: n, maxTokens: 160)))
+            } catch ModelError.schemaMismatch(_, let message) where message.contains("token limit") {
+                continue
+            }
+            finished += 1
+            let value = try GeneratedContent(json: response.text)
+            XCTAssertEqual(schema.validate(value), [], "schema #\(n) \(schemaJSON.jsonString): \(response.text)")
+        }
+        XCTAssertGreaterThanOrEqual(finished, count / 2, "most constrained generations should finish within 160 tokens")
+    }
+
     func testCountsTokensAndPrewarmedPrefixIsReused() async throws {
         let model = makeModel()
         let count = try await model.countTokens("Hello, Joshua Tree!")

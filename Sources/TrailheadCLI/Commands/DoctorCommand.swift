@@ -38,7 +38,10 @@ struct DoctorCommand: Command {
                 report["reason"] = .string(reason.description)
                 report["fix"] = reason.fix.map { .string($0) } ?? .null
             }
-            if let local = model as? LocalModel, let running = runBlocking({ await local.status() }) {
+            // One managed server at a time: it belongs to the model whose file it serves.
+            if let local = model as? LocalModel, let running = runBlocking({ await local.status() }),
+                running.modelPath == local.configuration.assets.modelPath(local.configuration.model)
+            {
                 report["running"] = ["pid": .number(Double(running.pid)), "endpoint": .string(running.endpoint)]
             }
             modelReports.append(.object(report))

@@ -119,7 +119,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
             do {
                 let attempt = ChatCompletionAttempt(model: self, started: started, continuation: continuation)
                 var response = try await attempt.run(urlRequest)
-                try check(response.text, against: request.schema)
+                try check(response.text, against: request.schema, finishReason: response.finishReason)
                 response.timings.total = monotonicSeconds() - started
                 continuation.yield(.completed(response))
                 return
@@ -132,10 +132,14 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         }
     }
 
-    private func check(_ text: String, against schema: GenerationSchema?) throws(ModelError) {
+    private func check(_ text: String, against schema: GenerationSchema?, finishReason: String?) throws(ModelError) {
         guard let schema, configuration.validatesOutput else { return }
         let value: GeneratedContent
         do { value = try GeneratedContent(json: text) } catch {
+            if finishReason == "length" {
+                throw .schemaMismatch(
+                    model: id, message: "the output reached the token limit before its JSON was complete: \(text.suffix(80))")
+            }
             throw .schemaMismatch(model: id, message: "not one JSON document (\(error)): \(text.prefix(200))")
         }
         let violations = schema.validate(value)

@@ -15,7 +15,7 @@ final class AgentCommandLineTests: XCTestCase {
             XCTAssertEqual(result.status, 0)
             XCTAssertTrue(result.stdout.hasPrefix("usage: agent <command> [options]\n"), result.stdout)
             XCTAssertTrue(result.stdout.contains("Commands:\n"), result.stdout)
-            for command in ["plan", "tools", "transcript", "model", "doctor", "schema"] {
+            for command in ["plan", "tools", "transcript", "model", "doctor", "geodata", "schema"] {
                 XCTAssertTrue(result.stdout.contains("\n  \(command) "), "\(command) missing from \(result.stdout)")
             }
             XCTAssertTrue(result.stdout.contains("--version"), result.stdout)

@@ -67,6 +67,25 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("/days/0/date"), text)
     }
 
+    func testAReplayWithTheSameToolsMatchesAndATamperedOneDiffers() throws {
+        let (result, transcript) = try plan(try script([freeDays, friends, final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let folders = ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"]
+        let same = try AgentProcess.run(["transcript", "replay", transcript] + folders, environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
+        XCTAssertTrue(same.stdout.contains("replayed 3 model turns and 2 tool calls"), same.stdout)
+        XCTAssertTrue(same.stdout.contains("no differences"), same.stdout)
+        // A recording whose calendar said something else than the calendar says now.
+        let text = try String(contentsOfFile: transcript, encoding: .utf8).replacingOccurrences(of: "\"2026-12-19\",\"2026-12-20\",\"2026-12-21\"", with: "\"2026-12-19\",\"2026-12-21\"")
+        let tampered = try Fixtures.temporaryFile(text, name: "tampered.jsonl")
+        let differs = try AgentProcess.run(["transcript", "replay", tampered] + folders, environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(differs.status, 1, differs.stdout + differs.stderr)
+        XCTAssertTrue(differs.stdout.contains("differs: step 3: recorded output calendarFreeDays"), differs.stdout)
+        let shown = try AgentProcess.run(["transcript", "show", transcript])
+        XCTAssertEqual(shown.status, 0)
+        XCTAssertTrue(shown.stdout.contains("→ calendarFreeDays"), shown.stdout)
+    }
+
     func testOtherFormats() throws {
         let outputs = [freeDays, friends, final(["2026-12-19", "2026-12-20"])]
         let (markdown, _) = try plan(try script(outputs), extra: ["--format", "markdown"])

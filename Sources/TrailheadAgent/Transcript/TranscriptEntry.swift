@@ -59,8 +59,12 @@ public struct TranscriptError: Error, Sendable, Equatable, CustomStringConvertib
 // MARK: - The entries the agent writes
 
 extension TranscriptEntry {
-    public static func instructions(_ text: String, tools: [String], outputSchema: GeneratedContent) -> Self {
-        Self(kind: .instructions, fields: ["text": .string(text), "tools": .array(tools.map { .string($0) }), "outputSchema": outputSchema])
+    /// The session: its instructions, tools and output schema, and the request that made it
+    /// (what `agent transcript replay` needs to run it again).
+    public static func instructions(_ text: String, tools: [String], outputSchema: GeneratedContent, request: GeneratedContent? = nil) -> Self {
+        var fields: JSONObject = ["text": .string(text), "tools": .array(tools.map { .string($0) }), "outputSchema": outputSchema]
+        if let request { fields["request"] = request }
+        return Self(kind: .instructions, fields: fields)
     }
 
     public static func prompt(_ text: String) -> Self {

@@ -18,6 +18,20 @@ public struct TripRequest: Sendable {
         self.companions = companions
     }
 
+    /// The request as recorded in a transcript.
+    public var content: GeneratedContent {
+        ["landmark": .string(landmark), "days": .number(Double(days)), "from": .string(from), "to": .string(to),
+         "companions": .array(companions.map { .string($0) })]
+    }
+
+    /// A request read back from a transcript.
+    public init?(content: GeneratedContent) {
+        guard let landmark = content["landmark"]?.stringValue, let days = content["days"]?.intValue,
+              let from = content["from"]?.stringValue, let to = content["to"]?.stringValue else { return nil }
+        self.init(landmark: landmark, days: days, from: from, to: to,
+                  companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+
     static func day(_ date: Date, plus days: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.current

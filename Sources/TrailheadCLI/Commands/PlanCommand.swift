@@ -69,7 +69,14 @@ struct PlanCommand: Command {
         }
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
-        transcript.append(.instructions(planner.instructions, tools: tools.map(\.name), outputSchema: planner.outputSchema))
+        var recorded = options.request.content
+        if case .object(var fields) = recorded {
+            fields["plugins"] = .array(options.toolPlugins.map { .string($0) })
+            fields["includeSchema"] = .bool(options.includeSchema)
+            fields["maxTurns"] = .number(Double(options.maximumTurns))
+            recorded = .object(fields)
+        }
+        transcript.append(.instructions(planner.instructions, tools: tools.map(\.name), outputSchema: planner.outputSchema, request: recorded))
 
         let streaming = options.stream && context.stdout.isTerminal && options.format == .text
         let view = StreamView(enabled: streaming, output: context.stdout)

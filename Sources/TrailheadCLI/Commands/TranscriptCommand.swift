@@ -7,7 +7,7 @@ struct TranscriptCommand: Command {
     static let configuration = CommandConfiguration(
         name: "transcript",
         summary: "Read and replay the JSON Lines transcript of a run.",
-        subcommands: [TranscriptShowCommand.self])
+        subcommands: [TranscriptShowCommand.self, TranscriptReplayCommand.self])
 }
 
 /// `agent transcript show FILE [--json]`: a transcript for people, or for programs.

@@ -43,6 +43,8 @@ final class HTTPStreamingCall: NSObject, URLSessionDataDelegate, @unchecked Send
 
     /// Starts `request`; errors are `HTTPTransportError`.
     static func start(_ request: URLRequest, timeouts: Timeouts) -> AsyncThrowingStream<Event, any Error> {
+        // Plain HTTP (the local server) avoids URLSession, which spins while it waits.
+        if request.url?.scheme?.lowercased() == "http" { return SocketHTTPCall.start(request, timeouts: timeouts) }
         let (stream, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
         let call = HTTPStreamingCall(continuation: continuation, timeouts: timeouts)
         continuation.onTermination = { termination in

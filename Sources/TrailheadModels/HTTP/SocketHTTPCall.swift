@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain-HTTP exchanges over a POSIX socket, for `http://` endpoints (the managed local server
+/// above all).
+///
+/// Measured here: FoundationNetworking's URLSession burns 0.5–0.8 of a core while it waits for
+/// a response (1.5 s of CPU over a 3 s wait, for a plain `dataTask`), which on a 2-core machine
+/// is taken straight from llama-server's prompt processing. This client blocks in `poll` on
+/// its own thread instead: no CPU while waiting. HTTP/1.1 with `Connection: close`;
+/// bodies by Content-Length, chunked transfer encoding, or until close. `https://` still goes
+/// through URLSession.
+final class SocketHTTPCall: @unchecked Sendable {
+    private let cancelled = Locked(false)
+
+    static func start(_ request: URLRequest, timeouts: HTTPStreamingCall.Timeouts) -> AsyncThrowingStream<HTTPStreamingCall.Event, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<HTTPStreamingCall.Event, any Error>.makeStream()
+        let call = SocketHTTPCall()
+        continuation.onTermination = { _ in call.cancelled.withLock { $0 = true } }
+        let thread = Thread {
+            do {
+                try call.run(request, timeouts: timeouts, continuation)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.start()
+        return stream
+    }
+
+    private func run(_ request: URLRequest, timeouts: HTTPStreamingCall.Timeouts, _ continuation: AsyncThrowingStream<HTTPStreamingCall.Event, any Error>.Continuation) throws {
+        guard let url = request.url, let host = url.host else { throw HTTPTransportError.failed("no host in the URL") }
+        let port = url.port ?? 80
+        let started = monotonicSeconds()
+        let fd = try connect(host: host, port: port)
+        defer { close(fd) }
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { path += "?" + query }
+        var head = "\(request.httpMethod ?? "GET") \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { head += "\(name): \(value)\r\n" }
+        let body = request.httpBody ?? Data()
+        if !body.isEmpty || request.httpMethod == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try send(fd, Array(head.utf8) + Array(body))
+
+        var reader = Reader(fd: fd, timeouts: timeouts, started: started, cancelled: cancelled)
+        // Status line and headers.
+        let statusLine = try reader.line()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) else {
+            throw HTTPTransportError.failed("not an HTTP response: \(statusLine.prefix(80))")
+        }
+        var headers: [String: String] = [:]
+        while true {
+            let line = try reader.line()
+            if line.isEmpty { break }
+            if let colon = line.firstIndex(of: ":") {
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        continuation.yield(.head(status: status, headers: headers))
+        if request.httpMethod == "HEAD" || status == 204 || status == 304 { return }
+
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            while true {
+                let sizeLine = try reader.line()
+                guard let size = Int(sizeLine.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16) else {
+                    throw HTTPTransportError.failed("malformed chunk size '\(sizeLine.prefix(20))'")
+                }
+                if size == 0 { return }
+                var remaining = size
+                while remaining > 0 {
+                    let piece = try reader.bytes(upTo: remaining)
+                    remaining -= piece.count
+                    continuation.yield(.body(Data(piece)))
+                }
+                _ = try reader.line()
+            }
+        } else if let length = headers["content-length"].flatMap(Int.init) {
+            var remaining = length
+            while remaining > 0 {
+                let piece = try reader.bytes(upTo: remaining)
+                remaining -= piece.count
+                continuation.yield(.body(Data(piece)))
+            }
+        } else {
+            while let piece = try reader.bytesUntilClose() { continuation.yield(.body(Data(piece))) }
+        }
+    }
+
+    private func connect(host: String, port: Int) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
+            throw HTTPTransportError.refused("cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(result) }
+        var lastError = ECONNREFUSED
+        var info: UnsafeMutablePointer<addrinfo>? = first
+        while let candidate = info {
+            let fd = socket(candidate.pointee.ai_family, candidate.pointee.ai_socktype, candidate.pointee.ai_protocol)
+            if fd >= 0 {
+                if Glibc.connect(fd, candidate.pointee.ai_addr, candidate.pointee.ai_addrlen) == 0 { return fd }
+                lastError = errno
+                close(fd)
+            }
+            info = candidate.pointee.ai_next
+        }
+        throw HTTPTransportError.refused("\(host):\(port): \(String(cString: strerror(lastError)))")
+    }
+
+    private func send(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw HTTPTransportError.failed("sending the request: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+    }
+
+    /// Buffered reads with the idle and total timeouts, and cancellation checked every 100 ms.
+    private struct Reader {
+        let fd: Int32
+        let timeouts: HTTPStreamingCall.Timeouts
+        let started: Double
+        let cancelled: Locked<Bool>
+        var buffer: [UInt8] = []
+        var closed = false
+
+        init(fd: Int32, timeouts: HTTPStreamingCall.Timeouts, started: Double, cancelled: Locked<Bool>) {
+            self.fd = fd
+            self.timeouts = timeouts
+            self.started = started
+            self.cancelled = cancelled
+        }
+
+        /// Reads more into the buffer; false at end of stream.
+        mutating func fill() throws -> Bool {
+            let idleStart = monotonicSeconds()
+            while true {
+                if cancelled.current { throw HTTPTransportError.cancelled }
+                let now = monotonicSeconds()
+                if now - started > timeouts.total { throw HTTPTransportError.totalTimeout(seconds: timeouts.total) }
+                if now - idleStart > timeouts.idle { throw HTTPTransportError.idleTimeout(seconds: timeouts.idle) }
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pfd, 1, 100)
+                if ready < 0 && errno == EINTR { continue }
+                if ready <= 0 { continue }
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let n = recv(fd, &chunk, chunk.count, 0)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw HTTPTransportError.failed("reading the response: \(String(cString: strerror(errno)))") }
+                if n == 0 {
+                    closed = true
+                    return false
+                }
+                buffer += chunk[0..<n]
+                return true
+            }
+        }
+
+        mutating func line() throws -> String {
+            while true {
+                if let newline = buffer.firstIndex(of: 10) {
+                    var end = newline
+                    if end > 0 && buffer[end - 1] == 13 { end -= 1 }
+                    let text = String(decoding: buffer[0..<end], as: UTF8.self)
+                    buffer.removeFirst(newline + 1)
+                    return text
+                }
+                guard try fill() else { throw HTTPTransportError.failed("the connection closed in the middle of the response") }
+            }
+        }
+
+        mutating func bytes(upTo count: Int) throws -> [UInt8] {
+            if buffer.isEmpty {
+                guard try fill() else { throw HTTPTransportError.failed("the connection closed in the middle of the response") }
+            }
+            let take = min(count, buffer.count)
+            defer { buffer.removeFirst(take) }
+            return Array(buffer[0..<take])
+        }
+
+        mutating func bytesUntilClose() throws -> [UInt8]? {
+            if buffer.isEmpty, !(try fill()) { return nil }
+            defer { buffer.removeAll() }
+            return buffer
+        }
+    }
+}

@@ -14,6 +14,9 @@ public struct AgentLoop: Sendable {
     public var progress: @Sendable (String) -> Void
     /// Text of the model as it streams, with the turn number.
     public var onText: @Sendable (Int, String) -> Void
+    /// What the model reads of a tool's result (the transcript keeps it whole). Every token fed
+    /// back is paid for in the next turn's latency, so agents keep only what the model needs.
+    public var summarize: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent = { $1 }
 
     public init(
         model: any LanguageModel, options: GenerationOptions = GenerationOptions(), tools: any ToolRunner, transcript: TranscriptWriter? = nil, trace: Trace? = nil,
@@ -88,7 +91,7 @@ public struct AgentLoop: Sendable {
                 }
                 progress("turn \(turn): " + calls.map(\.tool).joined(separator: ", ") + "…")
                 let outcomes = await runConcurrently(calls, ids: ids)
-                messages.append(ChatMessage(.user, Self.feedback(outcomes)))
+                messages.append(ChatMessage(.user, feedback(outcomes)))
                 action = machine.toolsFinished(outcomes)
             case .finish(let content, let turns):
                 transcript?.append(.response(content, turns: turns))
@@ -135,9 +138,9 @@ public struct AgentLoop: Sendable {
     }
 
     /// What the model reads after its calls: compact results (verbose outputs slow the next turn).
-    static func feedback(_ outcomes: [AgentStateMachine.ToolOutcome]) -> String {
+    func feedback(_ outcomes: [AgentStateMachine.ToolOutcome]) -> String {
         outcomes.map { outcome in
-            if let result = outcome.result { return "\(outcome.call.tool) returned: \(result.jsonString)" }
+            if let result = outcome.result { return "\(outcome.call.tool) returned: \(summarize(outcome.call.tool, result).jsonString)" }
             return "\(outcome.call.tool) failed: \(outcome.error ?? "unknown error")"
         }.joined(separator: "\n")
     }

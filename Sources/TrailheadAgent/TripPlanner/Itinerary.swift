@@ -71,10 +71,12 @@ public struct Itinerary: Codable, Sendable, Equatable {
         return ["type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": false]
     }
 
-    /// Problems the schema cannot express: dates must be distinct and in order.
+    /// Problems the schema cannot express: dates distinct and in order, no place visited twice.
     public static func check(_ content: GeneratedContent) -> [String] {
         let dates = content["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } ?? []
+        let places = content["days"]?.arrayValue?.flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue } ?? []
         var problems: [String] = []
+        if Set(places).count != places.count { problems.append("/days: visit a different place in each activity") }
         if Set(dates).count != dates.count { problems.append("/days: each day needs a different date") }
         if dates != dates.sorted() { problems.append("/days: put the days in date order") }
         return problems

@@ -39,8 +39,15 @@ public struct TripPlanner: Sendable {
 
     var usesContacts: Bool { tools.contains { $0.name == "searchContacts" } }
 
+    /// The itinerary schema, its destination fixed to the landmark asked for.
     public var outputSchema: GeneratedContent {
-        Itinerary.schema(days: request.days, categories: categories, companions: usesContacts)
+        var schema = Itinerary.schema(days: request.days, categories: categories, companions: usesContacts)
+        if case .object(var object) = schema, case .object(var properties)? = object["properties"] {
+            properties["destination"] = ["type": "string", "const": .string(request.landmark)]
+            object["properties"] = .object(properties)
+            schema = .object(object)
+        }
+        return schema
     }
 
     /// How tool results ground the final answer.
@@ -61,6 +68,7 @@ public struct TripPlanner: Sendable {
             "You are a trip planner. Each turn, answer with one JSON object:",
             "{\"tool\": NAME, \"arguments\": {…}} to call a tool, or {\"final\": ITINERARY} when you have what you need.",
             "Use only dates that the calendar reports free, places that the points-of-interest tool returned, and people the contacts tool found.",
+            "Keep every text short: at most 15 words.",
             "Tools:",
         ]
         for tool in tools {
@@ -83,18 +91,47 @@ public struct TripPlanner: Sendable {
         return text + "."
     }
 
+    /// An example answer that shows the shape with descriptions in place of content: with a real
+    /// example (measured) the 1.5B model copied its title and description, even its destination.
     static let example: GeneratedContent = [
         "final": [
-            "title": "Desert Stars Weekend",
-            "destination": "Joshua Tree National Park",
-            "description": "Boulders, Joshua trees and dark skies.",
-            "rationale": "Free weekend; short hikes suit the group.",
-            "days": [["date": "2026-03-14", "activities": [
-                ["time": "morning", "place": "Barker Dam Nature Trail", "category": "hike", "note": "Easy loop past a historic dam."],
+            "title": "<a short title of your own>",
+            "destination": "<the landmark>",
+            "description": "<one sentence on this trip>",
+            "rationale": "<why these dates and places suit the travellers>",
+            "days": [["date": "<a free day>", "activities": [
+                ["time": "morning", "place": "<a place the tool returned>", "category": "hike", "note": "<one sentence of advice>"],
             ]]],
-            "companions": ["Ana"],
+            "companions": ["<a person the contacts tool found>"],
         ]
     ]
+
+    /// What the model reads of each tool's result: the facts it plans with, not the rest.
+    /// (Measured: verbose outputs raised the next turn's time to first token from 0.6 to 2.8 s.)
+    public static func summarize(tool: String, result: GeneratedContent) -> GeneratedContent {
+        func keep(_ item: GeneratedContent, _ keys: [String], shorten: Set<String> = []) -> GeneratedContent {
+            var kept = JSONObject()
+            for key in keys {
+                guard var value = item[key] else { continue }
+                if shorten.contains(key), let text = value.stringValue, text.count > 90 { value = .string(String(text.prefix(90)) + "…") }
+                kept[key] = value
+            }
+            return .object(kept)
+        }
+        switch tool {
+        case "calendarFreeDays":
+            let free = result["freeDays"]?.arrayValue ?? []
+            return ["freeDays": .array(Array(free.prefix(21)))]
+        case "findPointsOfInterest":
+            let places = (result["results"]?.arrayValue ?? []).map { keep($0, ["name", "category", "distanceKm", "description"], shorten: ["description"]) }
+            return ["results": .array(places)]
+        case "searchContacts":
+            let people = (result["contacts"]?.arrayValue ?? []).map { keep($0, ["name", "homeCity", "note"], shorten: ["note"]) }
+            return ["contacts": .array(people)]
+        default:
+            return result
+        }
+    }
 
     /// Tools the planner leaves out even when their plugin is enabled: they add choices, not facts.
     public static let unusedTools: Set<String> = ["describeLandmark", "calendarEvents"]

@@ -81,11 +81,13 @@ struct PlanCommand: Command {
         let streaming = options.stream && context.stdout.isTerminal && options.format == .text
         let view = StreamView(enabled: streaming, output: context.stdout)
         let places = PlaceIndex()
-        let loop = AgentLoop(
+        var loop = AgentLoop(
             model: model, options: options.generation, tools: RegistryToolRunner(registry: registry, places: places),
             transcript: transcript, trace: trace,
             progress: { progress.report($0) },
             onText: { turn, delta in view.append(turn: turn, delta) })
+        loop.summarize = TripPlanner.summarize
+        let runner = loop
 
         let outcome = runAsync {
             if let trace {
@@ -95,7 +97,7 @@ struct PlanCommand: Command {
             } else {
                 try? await model.prewarm(prefix: [.system(planner.instructions)])
             }
-            return await loop.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine())
+            return await runner.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine())
         }
         progress.done()
         switch outcome {

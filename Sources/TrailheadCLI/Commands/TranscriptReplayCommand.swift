@@ -45,8 +45,10 @@ struct TranscriptReplayCommand: Command {
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: out) } catch { throw CommandError(error.message) }
         transcript.append(.instructions(planner.instructions, tools: recordedTools, outputSchema: planner.outputSchema, request: requestContent))
-        let loop = AgentLoop(model: model, tools: RegistryToolRunner(registry: registry, places: PlaceIndex()), transcript: transcript)
-        _ = runAsync { await loop.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine()) }
+        var loop = AgentLoop(model: model, tools: RegistryToolRunner(registry: registry, places: PlaceIndex()), transcript: transcript)
+        loop.summarize = TripPlanner.summarize
+        let runner = loop
+        _ = runAsync { await runner.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine()) }
 
         let replayed: [TranscriptEntry]
         do { replayed = try TranscriptReader.read(path: out).entries } catch { throw CommandError(error.message) }

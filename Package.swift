@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "FixtureTool", type: .dynamic, targets: ["FixtureTool"]),
     ],
     targets: [
+        // Small things every part may need and none owns (SHA-256).
+        .target(name: "TrailheadSupport"),
+
         // The JSON value, schemas, validation, partial JSON, prompt rendering.
         .target(name: "TrailheadSchema"),
 
@@ -29,10 +32,10 @@ let package = Package(
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
 
         // Manifests, loading, the native binding, the isolated worker client, the registry.
-        .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "CTrailheadTool", "CFFI"]),
+        .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "TrailheadSupport", "CTrailheadTool", "CFFI"]),
         // The LanguageModel protocol and its backends: OpenAI-compatible HTTP, the managed local
         // llama-server, hybrid, scripted; and the JSON-Schema→GBNF compiler.
-        .target(name: "TrailheadModels", dependencies: ["TrailheadSchema"]),
+        .target(name: "TrailheadModels", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
         // What a Swift plugin author imports.
         .target(name: "TrailheadPluginKit", dependencies: ["TrailheadSchema", "CTrailheadTool"]),
         // RFC 5545 calendars through libical: parsing, recurrence expansion, free days, writing.
@@ -59,8 +62,8 @@ let package = Package(
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
-        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
-        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
+        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),

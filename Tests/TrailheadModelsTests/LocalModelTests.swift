@@ -1,3 +1,4 @@
+import TrailheadSupport
 import Foundation
 import TrailheadSchema
 import XCTest

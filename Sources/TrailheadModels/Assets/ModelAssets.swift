@@ -1,3 +1,4 @@
+import TrailheadSupport
 import Foundation
 
 /// Where the local model's files live, shared with the setup scripts: the llama-server binary
@@ -112,7 +113,7 @@ public struct ModelAssets: Sendable, Hashable {
         let expected = "\(model.sha256) \(size) \(Int64(modified.timeIntervalSince1970 * 1000))"
         if let recorded = try? String(contentsOfFile: stamp, encoding: .utf8), recorded == expected { return }
         let actual: String
-        do { actual = try SHA256.hex(ofFile: path) } catch {
+        do { actual = try SHA256.hex(ofFileAt: path) } catch {
             throw .localServer(message: "cannot read \(path): \(error)")
         }
         guard actual == model.sha256 else {

@@ -1,3 +1,4 @@
+import TrailheadSupport
 import Foundation
 
 /// A plugin library file and its sha256 pin, re-checked whenever the file changes on disk.

@@ -22,7 +22,8 @@ final class PlanCommandTests: XCTestCase {
     let friends = GeneratedText(text: #"{"tool":"searchContacts","arguments":{"query":"Ana, Ben"}}"#)
 
     func final(_ dates: [String], companions: [String] = ["Ana Lima", "Ben Okafor"]) -> GeneratedText {
-        let days = dates.map { #"{"date":"\#($0)","activities":[{"time":"morning","place":"Hidden Valley","category":"hike","note":"Easy loop."}]}"# }
+        let places = ["Hidden Valley Nature Trail", "Barker Dam Nature Trail", "Keys View"]
+        let days = dates.enumerated().map { #"{"date":"\#($1)","activities":[{"time":"morning","place":"\#(places[$0 % places.count])","category":"hike","note":"Easy loop."}]}"# }
         let names = companions.map { "\"\($0)\"" }.joined(separator: ",")
         return GeneratedText(text: #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Rocks and stars.","rationale":"Free weekend.","days":[\#(days.joined(separator: ","))],"companions":[\#(names)]}}"#)
     }

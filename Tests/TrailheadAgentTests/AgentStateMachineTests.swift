@@ -26,12 +26,16 @@ import TrailheadSchema
 
     let freeDays: GeneratedContent = ["timeZone": "America/Los_Angeles", "freeDays": ["2026-12-19", "2026-12-20", "2026-12-21"], "busyDays": []]
     let places: GeneratedContent = ["landmark": ["name": "Joshua Tree National Park", "latitude": 34, "longitude": -116],
-                                    "results": [["name": "Barker Dam Nature Trail", "category": "hike", "latitude": 34.02, "longitude": -116.14, "distanceKm": 3.1]]]
+                                    "results": [["name": "Barker Dam Nature Trail", "category": "hike", "latitude": 34.02, "longitude": -116.14, "distanceKm": 3.1],
+                                                ["name": "Skull Rock Nature Trail", "category": "hike", "latitude": 34.0, "longitude": -116.06, "distanceKm": 2.8]]]
 
-    func final(dates: [String], place: String = "Barker Dam Nature Trail") -> GeneratedContent {
+    /// A final answer visiting `places` in turn, one a day.
+    func final(dates: [String], places: [String] = ["Barker Dam Nature Trail", "Skull Rock Nature Trail"]) -> GeneratedContent {
         ["final": [
             "title": "T", "destination": "Joshua Tree National Park", "description": "D", "rationale": "R",
-            "days": .array(dates.map { ["date": .string($0), "activities": [["time": "morning", "place": .string(place), "category": "hike", "note": "n"]]] }),
+            "days": .array(dates.enumerated().map { index, date in
+                ["date": .string(date), "activities": [["time": "morning", "place": .string(places[index % places.count]), "category": "hike", "note": "n"]]]
+            }),
         ]]
     }
 
@@ -66,7 +70,7 @@ import TrailheadSchema
         let step = try GenerationSchema(json: schema3)
         #expect(step.validate(final(dates: ["2026-12-19", "2026-12-20"])).isEmpty)
         #expect(!step.validate(final(dates: ["2026-12-19", "2026-12-25"])).isEmpty, "an invented date is outside the enum")
-        #expect(!step.validate(final(dates: ["2026-12-19", "2026-12-20"], place: "Made-up Falls")).isEmpty)
+        #expect(!step.validate(final(dates: ["2026-12-19", "2026-12-20"], places: ["Barker Dam Nature Trail", "Made-up Falls"])).isEmpty)
         guard case .finish(_, turns: 3) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-20"]), text: "") else { Issue.record("expected finish"); return }
     }
 
@@ -102,6 +106,13 @@ import TrailheadSchema
         #expect(schema["properties"]?["final"] != nil, "only the final branch: \(schema.jsonString.prefix(200))")
         guard case .repair(_, let message, _, true) = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "") else { Issue.record("expected repair"); return }
         #expect(message.contains("final answer"))
+    }
+
+    @Test func aPlaceIsVisitedOnce() {
+        var m = machine(maximumTurns: 1)
+        _ = m.start()
+        guard case .repair(_, let message, _, _) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-20"], places: ["Keys View"]), text: "") else { Issue.record("expected repair"); return }
+        #expect(message.contains("different place"))
     }
 
     @Test func finalDatesMustBeDistinct() {

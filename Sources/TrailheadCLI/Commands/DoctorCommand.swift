@@ -31,7 +31,7 @@ struct DoctorCommand: Command {
         var modelReports: [GeneratedContent] = []
         var defaultAvailable = false
         for (index, model) in models.enumerated() {
-            let availability = runBlocking { await model.availability }
+            let availability = runAsync { await model.availability }
             if index == 0 { defaultAvailable = availability.isAvailable }
             var report: JSONObject = ["id": .string(model.id), "available": .bool(availability.isAvailable)]
             if case .unavailable(let reason) = availability {
@@ -39,7 +39,7 @@ struct DoctorCommand: Command {
                 report["fix"] = reason.fix.map { .string($0) } ?? .null
             }
             // One managed server at a time: it belongs to the model whose file it serves.
-            if let local = model as? LocalModel, let running = runBlocking({ await local.status() }),
+            if let local = model as? LocalModel, let running = runAsync({ await local.status() }),
                 running.modelPath == local.configuration.assets.modelPath(local.configuration.model)
             {
                 report["running"] = ["pid": .number(Double(running.pid)), "endpoint": .string(running.endpoint)]

@@ -46,7 +46,7 @@ struct ModelCommand: Command {
 
     /// Prints why the model cannot be used and returns exit code 3, or nil when it can.
     static func unavailableExit(_ model: LocalModel, context: CommandContext) -> ExitCode? {
-        if case .unavailable(let reason) = runBlocking({ await model.availability }) {
+        if case .unavailable(let reason) = runAsync({ await model.availability }) {
             context.stderr.line("agent: \(model.id): \(reason)")
             return .noModel
         }
@@ -61,8 +61,8 @@ struct ModelStatusCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let model = try ModelCommand.localModel(arguments, context: context)
-        let availability = runBlocking { await model.availability }
-        let running = runBlocking { await model.status() }
+        let availability = runAsync { await model.availability }
+        let running = runAsync { await model.status() }
         if arguments.flag("json") {
             var object: JSONObject = ["model": .string(model.id), "available": .bool(availability.isAvailable)]
             if case .unavailable(let reason) = availability {
@@ -93,7 +93,7 @@ struct ModelStartCommand: Command {
         let model = try ModelCommand.localModel(arguments, context: context)
         if let exit = ModelCommand.unavailableExit(model, context: context) { return exit }
         let started = monotonic()
-        let record = try runBlocking { try await model.start() }
+        let record = try runAsync { try await model.start() }
         context.stdout.line("\(model.id): running, pid \(record.pid) at \(record.endpoint)")
         context.stderr.line(String(format: "ready in %.2f s", monotonic() - started))
         return .success
@@ -106,7 +106,7 @@ struct ModelStopCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let model = try ModelCommand.localModel(arguments, context: context)
-        if let record = runBlocking({ await model.stop() }) {
+        if let record = runAsync({ await model.stop() }) {
             context.stdout.line("stopped pid \(record.pid) (\(record.endpoint))")
         } else {
             context.stdout.line("not running")
@@ -134,43 +134,13 @@ struct ModelPrewarmCommand: Command {
         }
         let started = monotonic()
         let prefix: [ChatMessage] = [.system(instructions)]
-        try runBlocking { try await model.prewarm(prefix: prefix) }
+        try runAsync { try await model.prewarm(prefix: prefix) }
         context.stdout.line(String(format: "\(model.id): prewarmed in %.2f s", monotonic() - started))
         return .success
     }
 }
 
 // MARK: - Bridging to async
-
-/// Runs async model work from a synchronous command and waits for it. Commands run on the
-/// main thread outside any task, so blocking it on a semaphore does not starve the
-/// cooperative pool the work runs on.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.result = .success(await body())
-        done.signal()
-    }
-    done.wait()
-    return try! box.result!.get()
-}
-
-/// Written once by the task before the semaphore is signalled, read after the wait.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
-}
 
 func monotonic() -> Double {
     var ts = timespec()

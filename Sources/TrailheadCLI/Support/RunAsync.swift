@@ -25,6 +25,15 @@ func runAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     return result.value!
 }
 
+/// The same for work that throws: its error is rethrown here.
+func runAsync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result: Result<T, any Error> = runAsync {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// Written once by the task before the semaphore is signalled, read after the wait.
 private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }

@@ -1,17 +1,19 @@
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TrailheadTools
 
 /// `agent doctor`: what is installed, what runs, and what to do about what is missing.
 struct DoctorCommand: Command {
     static let configuration = CommandConfiguration(
         name: "doctor",
-        summary: "Check models and caches, and say how to fix what is missing.",
+        summary: "Check models, plugins and caches, and say how to fix what is missing.",
         discussion: "Exits 0 when the default local model is available, 3 otherwise.",
         options: [
             .option("model", valueName: "MODEL", repeatable: true, help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B)."),
             .option("api-key-env", valueName: "VAR", help: "The environment variable holding that model's API key."),
             .flag("json", help: "Print one JSON object."),
+            CommonOptions.plugins, CommonOptions.manifests,
         ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -46,6 +48,12 @@ struct DoctorCommand: Command {
             }
             modelReports.append(.object(report))
         }
+        let folders = CommonOptions.folders(arguments, context: context)
+        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
+        let pluginReports: [GeneratedContent] = registry.plugins.map { record in
+            ["plugin": .string(record.name), "manifest": .string(record.manifestFile), "status": .string(record.status.description)]
+        }
+        registry.shutdown()
         var cacheReports: [GeneratedContent] = []
         for folder in ["llama-server", "models", "venv", "testdata", "sdists", "run"] {
             let path = assets.cacheDirectory + "/" + folder
@@ -54,7 +62,7 @@ struct DoctorCommand: Command {
         }
 
         if arguments.flag("json") {
-            context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "caches": .array(cacheReports)]).jsonString)
+            context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "plugins": .array(pluginReports), "caches": .array(cacheReports)]).jsonString)
         } else {
             context.stdout.line(context.styled("Models", .bold))
             for report in modelReports {
@@ -64,6 +72,13 @@ struct DoctorCommand: Command {
                 if let running = report["running"] { line += "  running at \(running["endpoint"]?.stringValue ?? "") (pid \(running["pid"]?.intValue ?? 0))" }
                 context.stdout.line(line)
                 if let reason = report["reason"]?.stringValue { context.stdout.line("        \(reason)") }
+            }
+            context.stdout.line(context.styled("Plugins", .bold) + " (\(folders.manifests))")
+            if pluginReports.isEmpty { context.stdout.line("  none: run `make` to install the bundled plugins") }
+            for report in pluginReports {
+                let status = report["status"]?.stringValue ?? ""
+                let mark = status == "ok" ? context.styled("ok", .green) : context.styled("refused", .red)
+                context.stdout.line("  \(mark)  \(report["plugin"]?.stringValue ?? "")" + (status == "ok" ? "" : ": \(status)"))
             }
             context.stdout.line(context.styled("Caches", .bold) + " (\(assets.cacheDirectory))")
             for report in cacheReports {

@@ -56,8 +56,15 @@ final class FakeHTTPServer: @unchecked Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)/v1" }
 
+    /// Stops listening, once: a second close could hit a descriptor number that another test's
+    /// socket has reused since (seen as EBADF in a later server's bind), so `deinit` after an
+    /// explicit `stop()` must do nothing.
     func stop() {
-        lock.withLock { stopped = true }
+        let wasStopped = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

@@ -3,7 +3,7 @@ import GeoIndex
 
 /// `trailhead-bench geo-index`: the geodata index at scale, with synthetic places.
 ///
-/// For each size in `GEO_BENCH_SIZES` (comma-separated, default `1000000`; `10000000` takes
+/// For each size in `GEO_BENCH_SIZES` (comma-separated, default `1000000,10000000`; 10 M takes
 /// minutes): import rate (generation, spatial sort, one transaction with reused statements,
 /// R*Tree + FTS5 rows), the
 /// FTS merge and ANALYZE after it, size on disk, and latency of radius queries at random
@@ -13,7 +13,7 @@ struct GeoIndexBench: Benchmark {
     let name = "geo-index"
 
     func run() throws {
-        let sizes = (ProcessInfo.processInfo.environment["GEO_BENCH_SIZES"] ?? "1000000")
+        let sizes = (ProcessInfo.processInfo.environment["GEO_BENCH_SIZES"] ?? "1000000,10000000")
             .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let directory = ProcessInfo.processInfo.environment["GEO_BENCH_DIR"] ?? NSTemporaryDirectory()
         print("| places | import (CPU) | rows/s | optimize | size on disk | query | results (mean) | p50 | p99 |")

@@ -33,9 +33,12 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
         if let destination = it["destination"]?.stringValue { out += destination + "\n" }
         if let description = it["description"]?.stringValue { out += "\n" + description + "\n" }
         if let rationale = it["rationale"]?.stringValue { out += "Why: " + rationale + "\n" }
+        // A day or activity still being written (no date or place yet) is left out, so the text of
+        // a partial itinerary only ever grows: the streaming view relies on it.
         for day in it["days"]?.arrayValue ?? [] {
-            out += "\n" + (day["date"]?.stringValue.map(dayHeading) ?? "…") + "\n"
-            for activity in day["activities"]?.arrayValue ?? [] {
+            guard let date = day["date"]?.stringValue else { continue }
+            out += "\n" + dayHeading(date) + "\n"
+            for activity in day["activities"]?.arrayValue ?? [] where activity["place"] != nil {
                 let time = activity["time"]?.stringValue ?? ""
                 let place = activity["place"]?.stringValue ?? ""
                 let category = activity["category"]?.stringValue.map { " (\($0))" } ?? ""

@@ -26,6 +26,8 @@ final class StreamView: @unchecked Sendable {
     private let lock = NSLock()
     private var turn = 0
     private var buffer = ""
+    /// The current turn turned out to be a tool call: nothing of it is shown.
+    private var ignoringTurn = false
     private var view: StreamingItinerary?
 
     init(enabled: Bool, output: TextOutput) {
@@ -39,21 +41,22 @@ final class StreamView: @unchecked Sendable {
             if turn != self.turn {
                 self.turn = turn
                 buffer = ""
+                ignoringTurn = false
                 view = nil
             }
-            if view == nil {
-                buffer += delta
-                let trimmed = buffer.drop { $0 == " " || $0 == "\n" }
-                if trimmed.hasPrefix("{\"final\"") {
-                    view = StreamingItinerary(write: output.write)
-                    view?.append(buffer)
-                } else if trimmed.count >= 8 {
-                    buffer = ""  // a tool call: nothing to show
-                    view = nil
-                    self.turn = turn
-                }
-            } else {
+            if let _ = view {
                 view?.append(delta)
+                return
+            }
+            guard !ignoringTurn else { return }
+            buffer += delta
+            let start = buffer.drop { $0 == " " || $0 == "\n" }
+            if start.hasPrefix("{\"final\"") {
+                view = StreamingItinerary(write: output.write)
+                view?.append(buffer)
+            } else if start.count >= 8 {
+                ignoringTurn = true
+                buffer = ""
             }
         }
     }

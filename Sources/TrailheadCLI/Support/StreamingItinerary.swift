@@ -58,8 +58,9 @@ struct StreamingItinerary {
     }
 
     private mutating func show(_ rendered: String) {
-        // Hold back the last line: it may still grow (a string being written).
-        guard let cut = rendered.lastIndex(of: "\n") else { return }
+        // Hold back the last line: it may still grow (an activity whose category or note is
+        // still being written). Rendered text ends with a newline, so cut at the one before it.
+        guard let cut = rendered.dropLast().lastIndex(of: "\n") else { return }
         let stable = String(rendered[...cut])
         guard stable.count > shown.count, stable.hasPrefix(shown) else { return }
         write(String(stable.dropFirst(shown.count)))

@@ -241,16 +241,8 @@ struct JSONParser {
     /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF).
     private mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
         let lead = bytes[index]
-        let (length, low, high): (Int, UInt8, UInt8)
-        switch lead {
-        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
-        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
-        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
-        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
-        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
-        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
-        default: throw error("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))")
+        guard let (length, low, high) = UTF8Validation.sequence(leadBy: lead) else {
+            throw error("invalid UTF-8 byte 0x\(String(lead, radix: 16, uppercase: true))")
         }
         for k in 1..<length {
             let i = index + k

@@ -168,16 +168,8 @@ extension PartialJSONParser {
     }
 
     private mutating func beginUTF8Sequence(_ lead: UInt8) throws(JSONSyntaxError) {
-        let (length, low, high): (Int, UInt8, UInt8)
-        switch lead {
-        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
-        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
-        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
-        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
-        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
-        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
-        default: throw fail("invalid UTF-8 byte 0x\(hex(lead))")
+        guard let (length, low, high) = UTF8Validation.sequence(leadBy: lead) else {
+            throw fail("invalid UTF-8 byte 0x\(hex(lead))")
         }
         string.pending.append(lead)
         string.utf8Remaining = length - 1

@@ -57,3 +57,21 @@ public struct ModelTimings: Sendable, Equatable, Codable {
         self.serverGenerationSeconds = serverGenerationSeconds
     }
 }
+
+extension AsyncThrowingStream where Element == ModelEvent, Failure == any Error {
+    /// A stream fed by `body` in a task of its own, finished when `body` returns or throws.
+    /// A consumer that stops listening cancels the task, and with it the request.
+    static func producing(_ body: @escaping @Sendable (Continuation) async throws -> Void) -> Self {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await body(continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

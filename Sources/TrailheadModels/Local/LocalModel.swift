@@ -55,17 +55,7 @@ public final class LocalModel: LanguageModel, Sendable {
     }
 
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await self.run(request, continuation)
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        .producing { continuation in try await self.run(request, continuation) }
     }
 
     /// One attempt, and one more on a fresh server when the first found the server gone before

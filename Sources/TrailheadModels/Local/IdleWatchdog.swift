@@ -30,13 +30,15 @@ enum IdleWatchdog {
         serverPID: Int32, serverExecutable: String, stampPath: String, idleSeconds: Int, statePath: String, logPath: String
     ) throws(ModelError) {
         let tick = max(1, min(30, idleSeconds / 4))
-        _ = try ProcessSpawner.spawn(
+        let watchdog = try ProcessSpawner.spawn(
             "/bin/sh",
             [
                 "-c", script, "trailhead-model-watchdog", "\(serverPID)", stampPath, "\(idleSeconds)", statePath, "\(tick)",
                 serverExecutable,
             ],
             logPath: logPath, detached: true)
+        // It outlives most agent runs, but when it ends first it must not linger as a zombie.
+        ProcessSpawner.reapWhenItExits(watchdog)
     }
 
     /// Records a use now.

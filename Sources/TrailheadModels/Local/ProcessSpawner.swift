@@ -81,6 +81,15 @@ enum ProcessSpawner {
     }
 
     /// True while `pid` is a live process (not a zombie). Reaps it first if it is our child.
+    /// Waits for a child on a thread of its own, so one nobody else waits for is reaped when it
+    /// exits. Never use it for a child that `isAlive` or `terminate` will wait for.
+    static func reapWhenItExits(_ pid: pid_t) {
+        Thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }.start()
+    }
+
     static func isAlive(_ pid: pid_t) -> Bool {
         guard pid > 0 else { return false }
         var status: Int32 = 0

@@ -58,7 +58,7 @@ public struct LocalServerCheck: Sendable {
         if let crash, crash.server == check.server {
             try? FileManager.default.createDirectory(atPath: assets.runDirectory, withIntermediateDirectories: true)
             crash.write(userCrashPath)
-        } else if check.passed {
+        } else if check.passed, LocalServerCrash.read(userCrashPath)?.server == check.server {
             LocalServerCrash.forget(userCrashPath)
         }
         return check

@@ -115,15 +115,18 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
-    /// The system message: the author's instructions, then how to call the tools.
+    /// The system message: the author's instructions, then how to call the tools. A tool whose
+    /// arguments are all fixed is not listed: the model has nothing to decide about it (the
+    /// agent calls it, and its results come with the prompt), and its description costs tokens.
     var systemMessage: String {
         var lines: [String] = []
         if let instructions, !instructions.text.isEmpty { lines.append(instructions.text) }
-        if !toolNames.isEmpty {
+        let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }
+        if !callable.isEmpty {
             lines.append(
                 "Each turn, answer with one JSON object: {\"tool\": NAME, \"arguments\": {…}} to call a tool, "
                     + "or {\"final\": ANSWER} when you have what you need. Tools:")
-            for name in toolNames {
+            for name in callable {
                 let tool = tools[name]!
                 var line = "- \(name): \(tool.description)"
                 if tool.includesSchemaInInstructions { line += " Arguments: \(tool.parameters.promptDescription)" }

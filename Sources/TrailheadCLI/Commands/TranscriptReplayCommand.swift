@@ -72,8 +72,8 @@ struct TranscriptReplayCommand: Command {
 /// in order, ignoring timestamps, latencies and models.
 enum TranscriptComparison {
     static func differences(recorded: [Transcript.Entry], replayed: [Transcript.Entry]) -> [String] {
-        let a = recorded.compactMap(signature)
-        let b = replayed.compactMap(signature)
+        let a = inCallOrder(recorded).compactMap(signature)
+        let b = inCallOrder(replayed).compactMap(signature)
         var found: [String] = []
         for index in 0..<max(a.count, b.count) {
             let left = index < a.count ? a[index] : "(nothing)"
@@ -81,6 +81,22 @@ enum TranscriptComparison {
             if left != right { found.append("step \(index + 1): recorded \(short(left)), now \(short(right))") }
         }
         return found
+    }
+
+    /// Concurrent calls record their outputs as they arrive: consecutive outputs are compared in
+    /// the order of their calls.
+    private static func inCallOrder(_ entries: [Transcript.Entry]) -> [Transcript.Entry] {
+        var ordered: [Transcript.Entry] = []
+        var outputs: [Transcript.ToolOutput] = []
+        func flush() {
+            ordered += outputs.sorted { ($0.id.count, $0.id) < ($1.id.count, $1.id) }.map { .toolOutput($0) }
+            outputs = []
+        }
+        for entry in entries {
+            if case .toolOutput(let output) = entry { outputs.append(output) } else { flush(); ordered.append(entry) }
+        }
+        flush()
+        return ordered
     }
 
     private static func signature(_ entry: Transcript.Entry) -> String? {

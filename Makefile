@@ -20,7 +20,7 @@ STEP = @Scripts/step.sh
 # Progress for the line a long build prints every ~15 s: the build tool's last [done/total].
 BUILD_PROGRESS = STEP_PROGRESS='build_progress "$$STEP_LOG"'
 
-.PHONY: all setup build build-tests plugins geodata model test-model test-data run test bench clean
+.PHONY: all setup build build-tests examples plugins geodata model test-model test-data run test bench clean
 
 all: build
 
@@ -71,8 +71,12 @@ run: build
 	@$(MAKE) --no-print-directory model geodata CONFIG=release
 	@$(BIN)/agent plan "Joshua Tree National Park" --days 3 --tools poi,calendar,contacts
 
+# Agents in a package of their own, depending on this checkout by path (run by the tests).
+examples:
+	@$(BUILD_PROGRESS) Scripts/step.sh "swift build (Examples, a package that depends on Trailhead)" $(SWIFT) build --package-path Examples
+
 test: build-tests
-	@$(MAKE) --no-print-directory test-model test-data geodata CONFIG=debug
+	@$(MAKE) --no-print-directory examples test-model test-data geodata CONFIG=debug
 	@Scripts/run-tests.sh
 
 bench: CONFIG = release

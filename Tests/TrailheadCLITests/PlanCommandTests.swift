@@ -83,7 +83,7 @@ final class PlanCommandTests: XCTestCase {
         // No companions named: the contacts tool has nothing to contribute and is left out, so
         // the answer is offered once the places are known, and it names no companions.
         let outputs = [
-            GeneratedText(text: #"{"tool":"findPointsOfInterest","arguments":{"landmark":"Joshua Tree National Park","category":"hike"}}"#),
+            GeneratedText(text: #"{"tool":"findPointsOfInterest","arguments":{"category":"hike"}}"#),
         ]
         let first = try plan(try script(outputs), tools: "poi,calendar,contacts", companions: nil)
         let places = try placesReturned(first.transcript)

@@ -189,8 +189,8 @@ public struct AgentStateMachine: Sendable {
         if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }
     }
 
-    /// The one arguments object a schema admits, when every member is a `const` and no other
-    /// member is allowed; nil when the model has a choice to make.
+    /// The one arguments object a schema admits, when every member is a `const` (or there is
+    /// none) and no other member is allowed; nil when the model has a choice to make.
     static func fixedArguments(_ schema: GeneratedContent) -> GeneratedContent? {
         guard schema["type"]?.stringValue == "object", schema["additionalProperties"] == false,
             case .object(let properties)? = schema["properties"]

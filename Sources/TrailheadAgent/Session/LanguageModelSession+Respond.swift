@@ -39,6 +39,21 @@ extension LanguageModelSession {
         return Self.response(outcome, content: outcome.content)
     }
 
+    // MARK: - Prompts written with a builder
+
+    /// `respond(to:options:)` with the prompt written in a builder.
+    public func respond(options: GenerationOptions = GenerationOptions(), @PromptTextBuilder prompt: () throws -> [String]) async throws -> Response<String> {
+        try await respond(to: Prompt(prompt), options: options)
+    }
+
+    /// `respond(to:generating:…)` with the prompt written in a builder.
+    public func respond<Content: Generable>(
+        generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
+        @PromptTextBuilder prompt: () throws -> [String]
+    ) async throws -> Response<Content> {
+        try await respond(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
     static func response<Content>(_ outcome: Outcome, content: Content) -> Response<Content> {
         Response(
             content: content, rawContent: outcome.content, transcriptEntries: outcome.entries, usage: outcome.usage,

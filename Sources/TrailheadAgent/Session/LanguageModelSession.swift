@@ -47,6 +47,9 @@ public final class LanguageModelSession: Sendable {
         public var trace: Trace?
         /// Progress and streamed text, as they happen.
         public var onEvent: (@Sendable (SessionEvent) -> Void)?
+        /// Asked before each call of a tool that needs approval (`Tool.needsApproval`); the
+        /// default approves nothing.
+        public var approve: @Sendable (ToolCallRequest) async -> Bool = { _ in false }
         /// What the instructions entry records to run the session again (`agent transcript replay`).
         public var request: GeneratedContent?
 
@@ -206,7 +209,7 @@ public final class LanguageModelSession: Sendable {
         }
 
         let loop = AgentLoop(
-            model: model, options: options, tools: SessionToolRunner(tools: tools), record: { self.record($0) },
+            model: model, options: options, tools: SessionToolRunner(tools: tools, approve: configuration.approve), record: { self.record($0) },
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
             nextCallID: { self.nextCallID() })
         var stateMachine = machine

@@ -43,6 +43,14 @@ extension LanguageModelSession {
                prefetch: prefetching) { try Self.decode(Content.self, from: $0) }
     }
 
+    /// `streamResponse(to:generating:…)` with the prompt written in a builder.
+    public func streamResponse<Content: Generable & Sendable>(
+        generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
+        @PromptTextBuilder prompt: () throws -> [String]
+    ) rethrows -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+        streamResponse(to: try Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
     /// Streams a text answer: each snapshot holds the text so far.
     public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
         stream(prompt, answer: .text, includeSchemaInPrompt: false, options: options, prefetch: []) {

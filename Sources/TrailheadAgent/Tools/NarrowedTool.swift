@@ -1,9 +1,10 @@
 import TrailheadSchema
 
-/// A tool with some arguments decided by the agent instead of the model: `fixed` members become
-/// constants in the schema the model sees (and are sent whatever it writes), `hidden` ones are
-/// left out (the tool's defaults apply). Fewer choices for a small model, fewer tokens, and a
-/// tool whose arguments are all fixed is called once and then left out of the step schema.
+/// A tool with some arguments decided by the agent instead of the model: `fixed` members are
+/// left out of the schema the model sees and added to every call; `hidden` ones are left out
+/// and left to the tool's defaults. Fewer choices for a small model and fewer tokens (the model
+/// no longer copies the landmark's name into every call), and a tool with nothing left to choose
+/// is called once and then left out of the step schema.
 ///
 ///     calendar.narrowed(fixing: ["start": "2026-12-01", "end": "2026-12-31"])
 public struct NarrowedTool<Base: Tool>: Tool {
@@ -19,6 +20,7 @@ public struct NarrowedTool<Base: Tool>: Tool {
     public var description: String { base.description }
     public var outputSchema: GenerationSchema? { base.outputSchema }
     public var includesSchemaInInstructions: Bool { base.includesSchemaInInstructions }
+    public var needsApproval: Bool { base.needsApproval }
 
     public init(_ base: Base, fixing fixed: JSONObject, hiding hidden: Set<String> = []) {
         self.base = base
@@ -26,12 +28,11 @@ public struct NarrowedTool<Base: Tool>: Tool {
         self.hidden = hidden
         var schema = base.parameters.json.objectValue ?? [:]
         if case .object(var properties)? = schema["properties"] {
-            for name in hidden { properties[name] = nil }
-            for (name, value) in fixed { properties[name] = ["const": value] }
+            for name in hidden.union(fixed.keys) { properties[name] = nil }
             schema["properties"] = .object(properties)
         }
-        let required = (schema["required"]?.arrayValue ?? []).filter { !hidden.contains($0.stringValue ?? "") }
-        schema["required"] = .array(required + fixed.keys.filter { key in !required.contains(.string(key)) }.map { .string($0) })
+        let decided = hidden.union(fixed.keys)
+        schema["required"] = .array((schema["required"]?.arrayValue ?? []).filter { !decided.contains($0.stringValue ?? "") })
         // Narrowing only removes choices: a schema that loaded still loads.
         parameters = (try? GenerationSchema(json: .object(schema))) ?? base.parameters
     }

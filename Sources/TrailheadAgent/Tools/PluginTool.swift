@@ -22,6 +22,7 @@ public struct PluginTool: Tool {
     public var description: String { manifest.description }
     public var parameters: GenerationSchema { manifest.arguments }
     public var outputSchema: GenerationSchema? { manifest.output }
+    public var needsApproval: Bool { manifest.needsApproval }
 
     public func call(arguments: GeneratedContent) async throws -> GeneratedContent {
         do { return try await registry.call(name, arguments: arguments) } catch {

@@ -8,6 +8,7 @@ struct SessionTool: Sendable {
     var parameters: GenerationSchema
     var outputSchema: GenerationSchema?
     var includesSchemaInInstructions: Bool
+    var needsApproval: Bool
     /// Runs one call whose arguments already passed `parameters`.
     var run: @Sendable (GeneratedContent) async -> ToolRun
 
@@ -17,6 +18,7 @@ struct SessionTool: Sendable {
         parameters = tool.parameters
         outputSchema = tool.outputSchema
         includesSchemaInInstructions = tool.includesSchemaInInstructions
+        needsApproval = tool.needsApproval
         run = { arguments in
             do {
                 let typed = try T.Arguments(arguments)
@@ -31,12 +33,16 @@ struct SessionTool: Sendable {
     }
 }
 
-/// Runs a session's calls by name.
+/// Runs a session's calls by name, asking for approval where a tool needs it.
 struct SessionToolRunner: ToolRunner {
     var tools: [String: SessionTool]
+    var approve: @Sendable (ToolCallRequest) async -> Bool
 
     func run(_ call: ToolCallRequest) async -> ToolRun {
         guard let tool = tools[call.tool] else { return ToolRun(result: nil, error: "unknown tool \"\(call.tool)\"") }
+        if tool.needsApproval, await !approve(call) {
+            return ToolRun(result: nil, error: "the user did not approve this call of \(call.tool)")
+        }
         return await tool.run(call.arguments)
     }
 }

@@ -36,6 +36,9 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// (default false: the step schema constrains the output anyway, and every prompt token is
     /// paid for on every cold turn).
     var includesSchemaInInstructions: Bool { get }
+    /// Whether each call waits for the user's approval (`LanguageModelSession.Configuration.approve`);
+    /// a call that is not approved is a tool error the model reads. Default false.
+    var needsApproval: Bool { get }
 
     func call(arguments: Arguments) async throws -> Output
 }
@@ -46,6 +49,7 @@ extension Tool {
     public var parameters: GenerationSchema { Arguments.generationSchema }
     public var outputSchema: GenerationSchema? { nil }
     public var includesSchemaInInstructions: Bool { false }
+    public var needsApproval: Bool { false }
 }
 
 extension Tool where Output: Generable {

@@ -7,6 +7,8 @@ let benchmarks: [any Benchmark] = [
     PartialJSONBench(),
     ToolCallBench(),
     ModelBench(),
+    SessionBench(),
+    LlamaBuildBench(),
     GeoIndexBench(),
 ]
 

@@ -159,11 +159,14 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
     }
 
     /// ISO 8601 with milliseconds, UTC.
-    public static func now() -> String {
+    public static func now() -> String { timestampFormatter.string(from: Date()) }
+
+    /// Made once: a formatter per entry cost more than the rest of a turn (measured in `make bench`).
+    nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+        return formatter
+    }()
 }
 
 extension Transcript.Entry: Codable {

@@ -65,7 +65,7 @@ public struct LocalServerCheck: Sendable {
     }
 
     /// The last "loaded CPU backend from PATH" line of a llama-server log (ggml's backend loader).
-    static func cpuBackend(inLog path: String) -> String? {
+    public static func cpuBackend(inLog path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let marker = "loaded CPU backend from "
         guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.contains(marker) }),

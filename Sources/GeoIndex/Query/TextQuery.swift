@@ -8,19 +8,27 @@ public struct TextQuery: Sendable, Hashable {
     /// The folded words that are searched for.
     public let terms: [String]
 
-    public init(_ text: String) {
+    /// The words of `text`, without stop words and without the words of `excluded` (the name
+    /// of the place searched around) unless nothing else would be left.
+    public init(_ text: String, excluding excluded: String? = nil) {
         let words = TextFolding.words(of: TextFolding.key(text))
         var seen = Set<String>()
-        terms = words.filter { word in
+        let kept = words.filter { word in
             word.count >= 2 && !TextQuery.stopWords.contains(word) && seen.insert(word).inserted
         }
+        let context = Set(excluded.map { TextFolding.words(of: TextFolding.key($0)) } ?? [])
+        let specific = kept.filter { !context.contains($0) }
+        terms = specific.isEmpty ? kept : specific
     }
 
     /// True when nothing searchable is left ("the best one near here").
     public var isEmpty: Bool { terms.isEmpty }
 
     /// Any term may match (ranked by bm25): `"easy" OR "loop" OR "trail"`.
-    var anyTermExpression: String { terms.map { "\"\($0)\"" }.joined(separator: " OR ") }
+    var anyTermExpression: String { termExpressions.joined(separator: " OR ") }
+
+    /// Each term as an FTS5 query of its own (a search counts the words each place matches).
+    var termExpressions: [String] { terms.map { "\"\($0)\"" } }
 
     /// Every term must match, as a prefix: for name look-ups ("joshua tr" → Joshua Tree).
     var allTermsExpression: String { terms.map { "\"\($0)\"*" }.joined(separator: " AND ") }

@@ -71,6 +71,7 @@ struct GeodataImportCommand: Command {
             let summary = try writer.importFile(context.absolutePath(file))
             context.stdout.line("\(file): \(summary)")
         }
+        try writer.optimize()
         try writer.checkpoint()
         return .success
     }

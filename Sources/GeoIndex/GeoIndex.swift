@@ -6,14 +6,18 @@ import Foundation
 /// One connection, guarded by a lock: calls from several threads are serialised.
 public final class GeoIndex: @unchecked Sendable {
     let database: SQLiteDatabase
-    private let lock = NSLock()
+    /// Recursive: a search holds it for its whole read transaction, and each statement takes it too.
+    private let lock = NSRecursiveLock()
     private var statements: [String: SQLiteStatement] = [:]
     /// Candidate row ids closer than this share one FTS look-up when space is searched first
     /// (see `search`); tests set 0 (one look-up per run of ids) to compare ways that must agree.
-    var rangeGap = 256
+    var rangeGap = 2048
 
     /// The file it reads.
     public var path: String { database.path }
+
+    /// The version of the tables this code reads and writes (an index of another is refused).
+    public static var schemaVersion: Int { GeoIndexSchema.version }
 
     /// Opens the index at `path` read-only; fails clearly when the file is missing or is not
     /// an index of this version.
@@ -36,6 +40,16 @@ public final class GeoIndex: @unchecked Sendable {
         guard version == String(GeoIndexSchema.version) else {
             throw GeoIndexError("'\(database.path)' is a geodata index of schema version \(version ?? "none"), expected \(GeoIndexSchema.version); rebuild it")
         }
+    }
+
+    /// Runs `body` holding the lock inside one read transaction: SQLite then locks the file and
+    /// checks its cache once, not once per statement (a search runs dozens).
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        return try body()
     }
 
     /// Runs `body` holding the lock, with a cached prepared statement for `sql`.

@@ -4,7 +4,8 @@ import Foundation
 /// exported open data, the shipped Wikipedia places, the user's own).
 ///
 /// Every source is read first; rows that duplicate a curated place are left out (the curated
-/// entry wins, see `CuratedTwins`); then all places are written in one transaction in one
+/// entry wins, see `CuratedTwins`); places without a country take the nearest town's
+/// (`NearestTown`); then all places are written in one transaction in one
 /// Hilbert order (`Place.spatialOrder`), so the row ids of a circle's places, whatever their
 /// source, fall into a few short ranges.
 ///
@@ -35,10 +36,13 @@ public enum GeoIndexBuilder {
                 summary.merge(fileSummary)
                 rows += places
             }
+            var places = twins.places + rows
+            NearestTown.fill(&places)
+            places.sort(by: Place.spatialOrder)
             let writer = try GeoIndexWriter(path: temporary, bulk: true)
             try writer.transaction { writer in
                 for landmark in landmarks { try writer.addNames(of: landmark) }
-                for place in (twins.places + rows).sorted(by: Place.spatialOrder) { try writer.add(place) }
+                for place in places { try writer.add(place) }
             }
             let sources: [String] = (landmarksDirectory.map { ["landmarks: \($0)"] } ?? []) + geoJSONFiles
             try writer.setMetadata("sources", sources.joined(separator: "\n"))

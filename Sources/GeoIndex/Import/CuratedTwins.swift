@@ -8,8 +8,9 @@
 /// is in several languages (museum, musée, hotel, the, of…). Then, for a curated point of
 /// interest, an imported row is its twin when
 /// 1. both keep the same words, within 2 km ("Musée Picasso" and "Picasso Museum"), or
-/// 2. the row's words are all among the curated place's, within 1 km ("Banff Springs Hotel" and
-///    "Fairmont Banff Springs"; not "Louvre Pyramid" for "Louvre Museum", which is a part of it), or
+/// 2. the row's words are all among the curated place's, within 1 km and of the same category
+///    or within 100 m ("Banff Springs Hotel" and "Fairmont Banff Springs"; not "Louvre Pyramid"
+///    for "Louvre Museum", a part of it, nor the "Hôtel du Louvre" 200 m away), or
 /// 3. they have the same category and share a word, within 100 m ("Meiji Shrine", "Meiji Jingu").
 /// A curated landmark (a city, a park) only takes a row of exactly its name within 25 km.
 struct CuratedTwins {
@@ -78,7 +79,7 @@ struct CuratedTwins {
             return distance <= 25 && words == curated.words
         }
         if distance <= 2, words == curated.words { return true }
-        if distance <= 1, words.isSubset(of: curated.words) { return true }
+        if distance <= 1, words.isSubset(of: curated.words), distance <= 0.1 || category == curated.place.category { return true }
         return distance <= 0.1 && category == curated.place.category && !words.isDisjoint(with: curated.words)
     }
 

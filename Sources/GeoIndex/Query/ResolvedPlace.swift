@@ -21,9 +21,11 @@ public struct ResolvedPlace: Sendable, Hashable {
     public var alternatives: [String] = []
 
     /// The name with what tells it apart: its region and country for a town or any other place
-    /// ("Banff, Alberta, Canada"); a curated landmark's name alone (it is unique in the index).
+    /// ("Banff, Alberta, Canada"; "Cusco, Peru" when the region has the town's name); a curated
+    /// landmark's name alone (it is unique in the index).
     public var label: String {
         guard !isCuratedLandmark else { return name }
+        let region = self.region == name ? nil : self.region
         return [name, region, country.flatMap(CountryNames.name(of:))].compactMap { $0 }.joined(separator: ", ")
     }
 }

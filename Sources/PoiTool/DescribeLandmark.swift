@@ -48,9 +48,9 @@ struct DescribeLandmark: PluginTool {
         output["longitude"] = ResultFormatting.coordinate(place.coordinate.longitude)
         let facts = Place(
             name: place.name, category: place.category, coordinate: place.coordinate, region: place.region,
-            source: "", wikipedia: place.wikipedia)
+            source: "", wikipedia: place.wikipedia, kind: place.kind)
         output["description"] = .string(place.description ?? facts.factualDescription())
-        if !place.alternatives.isEmpty { output["note"] = .string(ResultFormatting.choice(place)) }
+        if !place.alternatives.isEmpty { output["note"] = .string(ResultFormatting.choice(place, asked: name)) }
         return .object(output)
     }
 }

@@ -78,7 +78,7 @@ struct FindPointsOfInterest: PluginTool {
             "results": .array(found.results.map { Self.render($0, from: chosen?.name ?? centreName) }),
         ]
         if let chosen, !chosen.alternatives.isEmpty {
-            output["note"] = .string(ResultFormatting.choice(chosen))
+            output["note"] = .string(ResultFormatting.choice(chosen, asked: arguments["landmark"]?.stringValue ?? chosen.name))
         } else if !found.textMatched {
             output["note"] = .string("nothing matched the query; these are the nearest places\(query.category.map { " of category \($0.rawValue)" } ?? "")")
         } else if found.results.isEmpty {

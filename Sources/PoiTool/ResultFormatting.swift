@@ -21,10 +21,10 @@ enum ResultFormatting {
         ["name": .string(name), "latitude": Self.coordinate(coordinate.latitude), "longitude": Self.coordinate(coordinate.longitude)]
     }
 
-    /// Says which of several places of one name was chosen, and names the others.
-    static func choice(_ chosen: ResolvedPlace) -> String {
+    /// Says which of several places named `asked` was chosen, and names the others.
+    static func choice(_ chosen: ResolvedPlace, asked: String) -> String {
         let others = chosen.alternatives.prefix(3).joined(separator: "; ")
         let more = chosen.alternatives.count > 3 ? " and \(chosen.alternatives.count - 3) more" : ""
-        return "'\(chosen.name)' names several places; chose \(chosen.label), the best known (others: \(others)\(more))"
+        return "'\(asked)' names several places; chose \(chosen.label), the best known (others: \(others)\(more))"
     }
 }

@@ -132,6 +132,15 @@ final class PoiPluginTests: XCTestCase {
         XCTAssertFalse(names.contains("Banff Castle"), "that one is in Scotland")
     }
 
+    func testAnAliasOfACuratedLandmarkWinsAndTheNoteNamesTheTowns() throws {
+        try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.banff])
+        let (status, result) = try call("describeLandmark", #"{"landmark":"banff"}"#)
+        XCTAssertEqual(status, 0)
+        let note = "'banff' names several places; chose Banff National Park, the best known (others: Banff, Alberta, Canada; Banff, Scotland, United Kingdom)"
+        XCTAssertEqual(result["name"], "Banff National Park")
+        XCTAssertEqual(result["note"]?.stringValue, note)
+    }
+
     func testMuseumsInParisStartWithTheLouvreAndOrsayAndEveryResultIsDescribed() throws {
         try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.wikipediaParis])
         let (status, result) = try call("findPointsOfInterest", #"{"landmark":"Paris","category":"museum","query":"museums in Paris"}"#)

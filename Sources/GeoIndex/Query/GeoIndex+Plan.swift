@@ -9,12 +9,14 @@ public enum JoinOrder: String, Sendable, Hashable {
 }
 
 extension GeoIndex {
-    /// Cost per unit, in microseconds, measured by `trailhead-bench geo-index` (both orders at
-    /// 1 M and 10 M places): a place in the circle read from the R*Tree, one FTS5 look-up in a
-    /// row-id range, one text match read and located.
-    static let costPerCirclePlace = 0.6
+    /// Cost per unit, in microseconds of CPU, from `trailhead-bench geo-index` at 10 M places
+    /// (both orders, 2026-12-01): space first with one rare word, ~700 places in a 100 km
+    /// circle, 663 µs (~0.9 a place); text first with common words, 2.2 M matches, 7.5 s (~3.4 a
+    /// match). A look-up in a row-id range costs about 15 (its setup; at 1 M, where ranges hold
+    /// one or two places, space first with three words took 204 µs for ~70 places).
+    static let costPerCirclePlace = 0.9
     static let costPerRangeLookUp = 15.0
-    static let costPerTextMatch = 2.5
+    static let costPerTextMatch = 3.4
 
     /// Text first when its matches cost less than the circle: the circle's places are estimated
     /// from `cell_counts` (and the category's share), the matches counted by FTS5 up to the point

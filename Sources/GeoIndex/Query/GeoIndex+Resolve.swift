@@ -78,7 +78,7 @@ extension GeoIndex {
                 places.append(ResolvedPlace(
                     name: place.name, country: place.country, region: place.region, coordinate: place.coordinate,
                     description: place.description, category: place.category, popularity: place.popularity,
-                    wikipedia: place.wikipedia))
+                    wikipedia: place.wikipedia, kind: place.kind))
             }
             return places
         }

@@ -15,6 +15,8 @@ public struct ResolvedPlace: Sendable, Hashable {
     public var popularity: Double
     /// The English Wikipedia article, when the place comes from one.
     public var wikipedia: String?
+    /// What it is in a word or two ("mountain"), when known.
+    public var kind: String?
     /// Whether it is one of the curated landmarks.
     public var isCuratedLandmark = false
     /// Other places of the same name that were not chosen, best known first, as labels.

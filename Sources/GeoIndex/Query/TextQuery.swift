@@ -2,7 +2,7 @@
 ///
 /// Stop words are dropped, each remaining word becomes a quoted term (quoting keeps FTS5
 /// operators in user text inert), and the terms are OR-ed so that a place matching some of the
-/// words still appears; bm25 then ranks places matching more and rarer words first. The
+/// words still appears; the ranking puts places matching more of the words first. The
 /// tokenizer stems English words, so "trails" finds "trail" without a prefix search.
 public struct TextQuery: Sendable, Hashable {
     /// The folded words that are searched for.
@@ -24,7 +24,7 @@ public struct TextQuery: Sendable, Hashable {
     /// True when nothing searchable is left ("the best one near here").
     public var isEmpty: Bool { terms.isEmpty }
 
-    /// Any term may match (ranked by bm25): `"easy" OR "loop" OR "trail"`.
+    /// Any term may match: `"easy" OR "loop" OR "trail"`.
     var anyTermExpression: String { termExpressions.joined(separator: " OR ") }
 
     /// Each term as an FTS5 query of its own (a search counts the words each place matches).

@@ -28,6 +28,26 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         for (key, value) in members { self[key] = value }
     }
 
+    /// The members of a parsed object, `keys[i]` naming `values[i]`. The last of duplicate keys
+    /// wins, in its own position, as if each earlier one had been removed before it was set.
+    /// Linear in the members (setting them one by one costs a search of `keys` per duplicate).
+    init(parsedKeys: ArraySlice<String>, values: ArraySlice<GeneratedContent>) {
+        storage.reserveCapacity(parsedKeys.count)
+        var duplicates = false
+        for (key, value) in zip(parsedKeys, values) where storage.updateValue(value, forKey: key) != nil {
+            duplicates = true
+        }
+        guard duplicates else {
+            keys = Array(parsedKeys)
+            return
+        }
+        // Keep each key at its last occurrence: walk backwards, keep first sightings.
+        var seen = Set<String>(minimumCapacity: storage.count)
+        keys.reserveCapacity(storage.count)
+        for key in parsedKeys.reversed() where seen.insert(key).inserted { keys.append(key) }
+        keys.reverse()
+    }
+
     /// Setting `nil` removes the member; setting an existing key keeps its position.
     public subscript(key: String) -> GeneratedContent? {
         get { storage[key] }

@@ -17,30 +17,55 @@ extension GeneratedContent {
     /// Parses one strict JSON document (RFC 8259). Refuses invalid UTF-8, numbers beyond
     /// `Double`, nesting deeper than `maximumDepth` and trailing content.
     public init(json text: String) throws(JSONSyntaxError) {
-        var parser = JSONParser(Array(text.utf8))
-        self = try parser.parseDocument()
+        var text = text
+        self = try text.withUTF8 { bytes in Result { () throws(JSONSyntaxError) in try JSONParser.parse(bytes) } }.get()
     }
 
     public init(json bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
-        var parser = JSONParser(Array(bytes))
-        self = try parser.parseDocument()
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONSyntaxError) in try JSONParser.parse(buffer) }
+        }
+        if let parsed {
+            self = try parsed.get()
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONSyntaxError) in try JSONParser.parse(buffer) }
+            }.get()
+        }
     }
 }
 
-/// An iterative recursive-descent parser over UTF-8 bytes: containers are kept on an explicit
-/// stack, so input depth never becomes call depth.
+/// An iterative parser over UTF-8 bytes, linear in the length of its input.
+///
+/// Finished values wait on one flat stack; an open container only remembers where its first
+/// element (and, for objects, its first key) lies on it, and closing it moves that run into a
+/// new array or object in one step. Input depth never becomes call depth, and no container is
+/// copied while it grows. (The parser this replaced kept each open container inside an enum on
+/// its stack: every append copied the array, and 100,000 numbers took over a minute.)
 struct JSONParser {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// Finished values of every open container, innermost last.
+    private var values: [GeneratedContent] = []
+    /// Keys of every open object, innermost last; `keys[i]` names a value of `values`.
+    private var keys: [String] = []
+    private var open: [OpenContainer] = []
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    private enum Container {
-        case array([GeneratedContent])
-        case object(JSONObject, key: String)
+    private struct OpenContainer {
+        var isArray: Bool
+        /// Where this container's values (and keys) begin on the stacks.
+        var firstValue: Int
+        var firstKey: Int
     }
 
-    mutating func parseDocument() throws(JSONSyntaxError) -> GeneratedContent {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> GeneratedContent {
+        var parser = JSONParser(bytes: bytes)
+        return try parser.parseDocument()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> GeneratedContent {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -49,7 +74,6 @@ struct JSONParser {
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> GeneratedContent {
-        var stack: [Container] = []
         while true {
             // Read one value, or open a container and loop to read its first element.
             var value: GeneratedContent
@@ -57,45 +81,52 @@ struct JSONParser {
             guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
             switch bytes[index] {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                if stack.count >= GeneratedContent.maximumDepth {
+                if open.count >= GeneratedContent.maximumDepth {
                     throw error("nesting deeper than \(GeneratedContent.maximumDepth) levels")
                 }
                 let isArray = bytes[index] == UInt8(ascii: "[")
                 index += 1
                 skipWhitespace()
                 if isArray {
-                    if peek(UInt8(ascii: "]")) { index += 1; value = .array([]); break }
-                    stack.append(.array([]))
+                    if consume(UInt8(ascii: "]")) { value = .array([]); break }
                 } else {
-                    if peek(UInt8(ascii: "}")) { index += 1; value = .object(JSONObject()); break }
-                    stack.append(.object(JSONObject(), key: try parseKey()))
+                    if consume(UInt8(ascii: "}")) { value = .object(JSONObject()); break }
                 }
+                open.append(OpenContainer(isArray: isArray, firstValue: values.count, firstKey: keys.count))
+                if !isArray { keys.append(try parseKey()) }
                 continue
             default:
                 value = try parseScalar()
             }
             // Attach the value to the enclosing containers, closing those that end here.
             while true {
-                guard let top = stack.popLast() else { return value }
+                guard let top = open.last else { return value }
+                values.append(value)
                 skipWhitespace()
-                switch top {
-                case .array(var elements):
-                    elements.append(value)
-                    if consume(UInt8(ascii: ",")) { stack.append(.array(elements)) }
-                    else if consume(UInt8(ascii: "]")) { value = .array(elements); continue }
-                    else { throw error("expected ',' or ']' in array") }
-                case .object(var members, let key):
-                    if members[key] != nil { members[key] = nil }  // last duplicate wins, in its position
-                    members[key] = value
-                    if consume(UInt8(ascii: ",")) {
+                if consume(UInt8(ascii: ",")) {
+                    if !top.isArray {
                         skipWhitespace()
-                        stack.append(.object(members, key: try parseKey()))
-                    } else if consume(UInt8(ascii: "}")) { value = .object(members); continue }
-                    else { throw error("expected ',' or '}' in object") }
+                        keys.append(try parseKey())
+                    }
+                    break
                 }
-                break
+                guard consume(UInt8(ascii: top.isArray ? "]" : "}")) else {
+                    throw error(top.isArray ? "expected ',' or ']' in array" : "expected ',' or '}' in object")
+                }
+                value = close(top)
             }
         }
+    }
+
+    /// Moves the innermost container's values (and keys) off the stacks into its value.
+    private mutating func close(_ container: OpenContainer) -> GeneratedContent {
+        open.removeLast()
+        defer {
+            values.removeSubrange(container.firstValue...)
+            if !container.isArray { keys.removeSubrange(container.firstKey...) }
+        }
+        if container.isArray { return .array(Array(values[container.firstValue...])) }
+        return .object(JSONObject(parsedKeys: keys[container.firstKey...], values: values[container.firstValue...]))
     }
 
     private mutating func parseKey() throws(JSONSyntaxError) -> String {
@@ -131,17 +162,29 @@ struct JSONParser {
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
-        _ = consume(UInt8(ascii: "-"))
+        let negative = consume(UInt8(ascii: "-"))
+        let integerStart = index
         if consume(UInt8(ascii: "0")) {
         } else if digits() == 0 { throw error("invalid number: expected a digit") }
+        let integerDigits = index - integerStart
+        var isInteger = true
         if consume(UInt8(ascii: ".")) {
+            isInteger = false
             if digits() == 0 { throw error("invalid number: expected a digit after '.'") }
         }
         if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+            isInteger = false
             if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
             if digits() == 0 { throw error("invalid number: expected a digit in the exponent") }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        // Most numbers are short integers: exact in an Int64, and converted with one rounding,
+        // as the text would be.
+        if isInteger, integerDigits <= 18 {
+            var magnitude: Int64 = 0
+            for i in integerStart..<index { magnitude = magnitude * 10 + Int64(bytes[i] &- UInt8(ascii: "0")) }
+            return negative ? -Double(magnitude) : Double(magnitude)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             index = start
             throw error("number \(text.prefix(40)) is beyond the range of a double")
@@ -155,25 +198,49 @@ struct JSONParser {
         return index - start
     }
 
+    /// A string without escapes becomes a `String` straight from its bytes (checked here, so an
+    /// error names the offending byte); one with escapes is decoded into a byte buffer.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
-        }
+        let start = index
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                flushRun(index)
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return String(scalars)
+                return String(decoding: run, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flushRun(index)
+                return try parseEscapedRest(from: start)
+            case 0..<0x20:
+                throw error("control character \(describe(byte)) must be escaped in a string")
+            case 0x80...:
+                try skipUTF8Sequence()
+            default:
                 index += 1
-                scalars.append(try parseEscape())
+            }
+        }
+    }
+
+    /// The rest of a string whose first escape is at `index`: runs between escapes are copied
+    /// and escapes decoded into one buffer, up to and past the closing quote.
+    private mutating func parseEscapedRest(from start: Int) throws(JSONSyntaxError) -> String {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(index - start + 16)
+        var runStart = start
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                index += 1
+                buffer.append(contentsOf: UTF8.encode(try parseEscape())!)
                 runStart = index
             case 0..<0x20:
                 throw error("control character \(describe(byte)) must be escaped in a string")

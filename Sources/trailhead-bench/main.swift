@@ -5,6 +5,7 @@ import Foundation
 let benchmarks: [any Benchmark] = [
     // Each part adds its benchmark here.
     PartialJSONBench(),
+    JSONParserBench(),
     ToolCallBench(),
     ModelBench(),
     SessionBench(),

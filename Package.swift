@@ -23,8 +23,11 @@ let package = Package(
         .library(name: "FixtureTool", type: .dynamic, targets: ["FixtureTool"]),
     ],
     targets: [
-        // Small things every part may need and none owns (SHA-256).
-        .target(name: "TrailheadSupport"),
+        // Small things every part may need and none owns: SHA-256, the monotonic clock, the one
+        // process runner, the plugin sandbox (Landlock, seccomp).
+        .target(name: "TrailheadSupport", dependencies: ["CTrailheadSystem"]),
+        // Linux calls Swift cannot make itself (GNU spawn extensions, raw system calls).
+        .target(name: "CTrailheadSystem"),
 
         // The JSON value, schemas, validation, partial JSON, prompt rendering.
         .target(name: "TrailheadSchema"),
@@ -47,7 +50,7 @@ let package = Package(
 
         // Sessions (LanguageModelSession, Tool, grounding), the agent loop and its step schema,
         // transcripts and traces.
-        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools"]),
+        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadModels", "TrailheadTools"]),
         // The umbrella a developer imports: re-exports the session API, models, tools and schemas.
         .target(name: "Trailhead", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools", "TrailheadAgent"]),
         // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
@@ -57,10 +60,10 @@ let package = Package(
         .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
@@ -73,12 +76,12 @@ let package = Package(
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
-        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "CTrailheadTool"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

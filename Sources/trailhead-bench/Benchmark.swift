@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 /// One benchmark of `make bench`.
 protocol Benchmark {
@@ -8,12 +9,8 @@ protocol Benchmark {
     func run() throws
 }
 
-/// Monotonic clock in seconds.
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+/// Seconds on the one monotonic clock (`monotonicSeconds`), under a short name for the benches.
+func now() -> Double { monotonicSeconds() }
 
 /// The value at quantile `q` (0…1) of `samples`.
 func percentile(_ samples: [Double], _ q: Double) -> Double {

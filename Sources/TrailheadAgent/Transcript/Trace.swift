@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// A Chrome trace-event file (opens in Perfetto or chrome://tracing): model loading, each
 /// inference with its token counts, each tool call, on one timeline.
@@ -16,14 +17,14 @@ public final class Trace: @unchecked Sendable {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw TranscriptError("cannot write trace \(path): \(String(cString: strerror(errno)))") }
         self.fd = fd
-        self.origin = Trace.clock()
+        self.origin = monotonicSeconds()
         emit("[\n")
     }
 
     deinit { finish() }
 
     /// Microseconds since the trace began.
-    public func now() -> Double { (Trace.clock() - origin) * 1e6 }
+    public func now() -> Double { (monotonicSeconds() - origin) * 1e6 }
 
     /// Records a finished span ("X" event). `track` names the timeline row (model, a plugin).
     public func span(_ name: String, category: String, track: String, start: Double, end: Double, args: JSONObject = [:]) {
@@ -60,9 +61,4 @@ public final class Trace: @unchecked Sendable {
         _ = text.withCString { write(fd, $0, strlen($0)) }
     }
 
-    private static func clock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TrailheadSupport
 
 /// `agent model`: the managed local model (llama-server on 127.0.0.1).
 struct ModelCommand: Command {
@@ -92,10 +93,10 @@ struct ModelStartCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let model = try ModelCommand.localModel(arguments, context: context)
         if let exit = ModelCommand.unavailableExit(model, context: context) { return exit }
-        let started = monotonic()
+        let started = monotonicSeconds()
         let record = try runAsync { try await model.start() }
         context.stdout.line("\(model.id): running, pid \(record.pid) at \(record.endpoint)")
-        context.stderr.line(String(format: "ready in %.2f s", monotonic() - started))
+        context.stderr.line(String(format: "ready in %.2f s", monotonicSeconds() - started))
         return .success
     }
 }
@@ -132,18 +133,14 @@ struct ModelPrewarmCommand: Command {
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read \(path)", exitCode: .usage) }
             instructions = String(decoding: data, as: UTF8.self)
         }
-        let started = monotonic()
+        let started = monotonicSeconds()
         let prefix: [ChatMessage] = [.system(instructions)]
         try runAsync { try await model.prewarm(prefix: prefix) }
-        context.stdout.line(String(format: "\(model.id): prewarmed in %.2f s", monotonic() - started))
+        context.stdout.line(String(format: "\(model.id): prewarmed in %.2f s", monotonicSeconds() - started))
         return .success
     }
 }
 
 // MARK: - Bridging to async
 
-func monotonic() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+

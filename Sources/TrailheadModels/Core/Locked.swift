@@ -15,10 +15,3 @@ final class Locked<Value>: @unchecked Sendable {
 
     var current: Value { withLock { $0 } }
 }
-
-/// Monotonic seconds, for measuring latencies.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}

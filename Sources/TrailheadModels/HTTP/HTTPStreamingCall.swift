@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TrailheadSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,8 +33,8 @@ final class HTTPStreamingCall: NSObject, URLSessionDataDelegate, @unchecked Send
     private var task: URLSessionDataTask?
     private var session: URLSession?
     private var timer: DispatchSourceTimer?
-    private var lastActivity = DispatchTime.now()
-    private let started = DispatchTime.now()
+    private var lastActivity = monotonicSeconds()
+    private let started = monotonicSeconds()
     private var finished = false
 
     private init(continuation: AsyncThrowingStream<Event, any Error>.Continuation, timeouts: Timeouts) {
@@ -92,19 +93,13 @@ final class HTTPStreamingCall: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     private func checkTimeouts() {
-        let now = DispatchTime.now()
-        let (idle, total): (Double, Double) = lock.withLock {
-            (seconds(from: lastActivity, to: now), seconds(from: started, to: now))
-        }
+        let now = monotonicSeconds()
+        let (idle, total): (Double, Double) = lock.withLock { (now - lastActivity, now - started) }
         if total > timeouts.total {
             finish(throwing: HTTPTransportError.totalTimeout(seconds: timeouts.total))
         } else if idle > timeouts.idle {
             finish(throwing: HTTPTransportError.idleTimeout(seconds: timeouts.idle))
         }
-    }
-
-    private func seconds(from start: DispatchTime, to end: DispatchTime) -> Double {
-        Double(end.uptimeNanoseconds &- start.uptimeNanoseconds) / 1e9
     }
 
     /// Ends the exchange once: cancels the request, stops the timer, releases the session.
@@ -124,7 +119,7 @@ final class HTTPStreamingCall: NSObject, URLSessionDataDelegate, @unchecked Send
 
     private func touch() -> Bool {
         lock.withLock {
-            lastActivity = .now()
+            lastActivity = monotonicSeconds()
             return !finished
         }
     }

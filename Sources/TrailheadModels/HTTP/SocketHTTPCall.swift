@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

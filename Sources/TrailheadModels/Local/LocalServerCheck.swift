@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 /// The smoke test of the managed server: start a private llama-server on the model, decode a few
 /// tokens, stop it. `Scripts/build-llama-server.sh` runs it (through `agent model check`) on

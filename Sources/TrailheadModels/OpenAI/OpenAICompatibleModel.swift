@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

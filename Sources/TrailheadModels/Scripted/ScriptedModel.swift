@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// Replays recorded model outputs in order, streaming each in small chunks: deterministic
 /// tests, and replaying a transcript.

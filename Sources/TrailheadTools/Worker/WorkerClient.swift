@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// Calls one plugin's tools through its `agent-tool-host` worker, restarting the worker after a
 /// crash, killing it on a timeout, and quarantining the plugin after repeated crashes (see

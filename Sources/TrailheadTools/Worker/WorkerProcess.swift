@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 /// One running `agent-tool-host` process and its three pipes.
 ///
@@ -8,6 +9,8 @@ import Foundation
 /// `WorkerClient` serialises use.
 final class WorkerProcess {
     let pid: pid_t
+    /// Owns the pipes: they close when the worker process object goes away.
+    private let child: ChildProcess
     private let input: Int32
     private let output: Int32
     private let errors: Int32
@@ -22,69 +25,36 @@ final class WorkerProcess {
         case tooLong(Int)
     }
 
-    /// Spawns `executable` with `arguments`; the child gets the current environment plus
-    /// `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a second printing a backtrace).
+    /// Spawns `executable` with `arguments` through the one process runner (close-on-exec
+    /// pipes, no other descriptor inherited, signals at their defaults). The child gets the
+    /// current environment plus `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a
+    /// second printing a backtrace), and stays in the caller's process group: a Ctrl-C in the
+    /// terminal reaches it with the agent.
     init(executable: String, arguments: [String]) throws(PluginLoadError) {
-        Self.ignoreSIGPIPE
-        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
-        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
-            throw PluginLoadError("cannot create pipes for a worker: \(String(cString: strerror(errno)))")
+        do {
+            child = try ChildProcess(
+                executable, arguments,
+                options: .init(
+                    environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]),
+                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe))
+        } catch {
+            throw PluginLoadError(error.description)
         }
-        // Close-on-exec: no other child (another plugin's worker) may inherit these ends, or EOF
-        // would never come. (pipe2 is not visible from Swift's Glibc; the window between pipe and
-        // fcntl only matters if another thread spawns at that instant.)
-        for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        for fd in [stdinPipe[0], stdoutPipe[1], stderrPipe[1]] { close(fd) }
-        guard status == 0 else {
-            for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { close(fd) }
-            throw PluginLoadError("cannot start \(executable): \(String(cString: strerror(status)))")
-        }
-        pid = child
-        input = stdinPipe[1]
-        output = stdoutPipe[0]
-        errors = stderrPipe[0]
+        pid = child.pid
+        input = child.standardInput!
+        output = child.standardOutput!
+        errors = child.standardError!
     }
 
     private var inputOpen = true
 
     deinit {
         closeInput()
-        close(output)
-        close(errors)
         if !reaped {
             _ = Foundation.kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            _ = ChildProcess.wait(for: pid)
         }
     }
-
-    /// Writing to a worker that died must be an error (EPIPE), not a signal that kills the host.
-    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Writes all of `bytes`; false when the worker is gone.
     func send(_ bytes: [UInt8]) -> Bool {
@@ -150,19 +120,21 @@ final class WorkerProcess {
     func closeInput() {
         guard inputOpen else { return }
         inputOpen = false
-        close(input)
+        child.closeStandardInput()
     }
 
-    /// Waits for the worker to end and says how it ended ("was killed by signal 11 (Segmentation fault)").
+    /// Waits for the worker to end and says how it ended ("was killed by signal 11 (SIGSEGV, segmentation fault)").
     /// With `graceSeconds`, a worker still running after that long is killed (a plugin's `close`
     /// must not hold up the host's shutdown forever).
     @discardableResult
     func reap(graceSeconds: Double? = nil) -> String {
         guard !reaped else { return "already reaped" }
-        var status: Int32 = 0
+        var ended: ProcessTermination?
         if let graceSeconds {
             let deadline = monotonicSeconds() + graceSeconds
-            while waitpid(pid, &status, WNOHANG) == 0 {
+            while true {
+                ended = ChildProcess.termination(of: pid)
+                if ended != nil { break }
                 if monotonicSeconds() > deadline {
                     _ = Foundation.kill(pid, SIGKILL)
                     break
@@ -170,19 +142,9 @@ final class WorkerProcess {
                 usleep(1000)
             }
         }
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if ended == nil { ended = ChildProcess.wait(for: pid) }
         reaped = true
         drainStderr()
-        let signal = status & 0x7F
-        if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
-        let name = strsignal(signal).map { String(cString: $0) } ?? "unknown"
-        return "was killed by signal \(signal) (\(name))"
+        return ended!.description
     }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

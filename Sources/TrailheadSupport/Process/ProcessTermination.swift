@@ -10,7 +10,7 @@ public enum ProcessTermination: Sendable, Equatable, CustomStringConvertible {
     case killed(signal: Int32)
 
     /// Decodes a `waitpid` status (the `WIFEXITED`/`WTERMSIG` macros do not import into Swift).
-    init(waitStatus status: Int32) {
+    public init(waitStatus status: Int32) {
         let signal = status & 0x7f
         self = signal == 0 ? .exited(status: (status >> 8) & 0xff) : .killed(signal: signal)
     }
@@ -29,7 +29,7 @@ public enum ProcessTermination: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "SIGILL, illegal instruction", or the number when the signal has no common name.
-    static func name(of signal: Int32) -> String {
+    public static func name(of signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
             SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",

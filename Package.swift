@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
 
         // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
-        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema"]),
+        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema", "TrailheadSupport"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadTools
+import TrailheadSupport
 
 /// `trailhead-bench tool-calls`: the cost of one call of a trivial echo tool along every path a
 /// call can take (in process through the JSON ABI or libffi, through the worker), against the
@@ -175,20 +176,11 @@ private struct BenchInstallation {
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError("\((executable as NSString).lastPathComponent) failed: \(String(decoding: err.suffix(400), as: UTF8.self))")
+        let completed = try ChildProcess.run(executable, arguments)
+        guard completed.status == 0 else {
+            throw BenchError("\((executable as NSString).lastPathComponent) failed: \(String(decoding: completed.standardError.suffix(400), as: UTF8.self))")
         }
-        return String(decoding: out, as: UTF8.self)
+        return completed.stdout
     }
 }
 

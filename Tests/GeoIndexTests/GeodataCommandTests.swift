@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 import XCTest
 @testable import GeoIndex
 
@@ -10,16 +11,8 @@ final class GeodataCommandTests: XCTestCase {
             XCTFail("\(executable) not found: build it with `swift build --product agent`")
             throw XCTSkip("no agent executable")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let completed = try ChildProcess.run(executable, arguments)
+        return (completed.status, completed.stdout + completed.stderr)
     }
 
     func testBuildThenImportThenInfo() throws {

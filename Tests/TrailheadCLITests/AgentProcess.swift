@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TrailheadSupport
 
 /// Runs the built `agent` executable as a subprocess, the way a user or a script does.
 struct AgentProcess {
@@ -12,30 +13,12 @@ struct AgentProcess {
     /// Runs `agent arguments…` with `input` on stdin and returns its status and outputs.
     /// `executable` runs another program the same way (an example agent).
     static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], executable: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = try executable ?? locate()
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        env.merge(environment) { $1 }
-        process.environment = env
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Drain both outputs while feeding input, so a large output never blocks the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var out = Data(), err = Data()
-        DispatchQueue.global().async(group: group) { out = stdout.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { err = stderr.fileHandleForReading.readDataToEndOfFile() }
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        group.wait()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+        var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        for (name, value) in environment { changes[name] = value }
+        let completed = try ChildProcess.run(
+            try (executable ?? locate()).path, arguments, input: Array(input.utf8),
+            options: .init(environment: ChildProcess.Options.environment(adding: changes)))
+        return Result(status: completed.status, stdout: completed.stdout, stderr: completed.stderr)
     }
 
     /// `.build/<config>/agent`, found next to the test bundle; a clear error when it is absent.

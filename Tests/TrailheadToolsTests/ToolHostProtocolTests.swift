@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailheadSchema
+import TrailheadSupport
 
 /// `agent-tool-host` speaks newline-delimited JSON-RPC 2.0 in MCP's shape: checked line by line.
 @Suite struct ToolHostProtocolTests {
@@ -8,22 +9,11 @@ import TrailheadSchema
     private func exchange(_ requests: [String], library: String? = nil) throws -> (replies: [GeneratedContent], stderr: String) {
         let installation = try TestInstallation()
         let path = try library ?? installation.install(product: "libFixtureTool.so")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuildProducts.path("agent-tool-host"))
-        process.arguments = [path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data((requests.joined(separator: "\n") + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let replies = try String(decoding: out, as: UTF8.self).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
-        return (replies, String(decoding: err, as: UTF8.self))
+        let completed = try ChildProcess.run(
+            try BuildProducts.path("agent-tool-host"), [path], input: Array((requests.joined(separator: "\n") + "\n").utf8),
+            options: .init(environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"])))
+        let replies = try completed.stdout.split(separator: "\n").map { try GeneratedContent(json: String($0)) }
+        return (replies, completed.stderr)
     }
 
     @Test func initializeListCallAndErrors() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 /// Converts an OpenStreetMap extract (`.osm.pbf`, `.osm`) into a GeoJSON text sequence of
 /// the features the index can use, with `osmium` from Debian's osmium-tool:
@@ -43,17 +44,11 @@ public enum OSMExtract {
     }
 
     private static func run(_ executable: String, _ arguments: [String], log: String) throws {
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: log)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let child = try ChildProcess(executable, arguments, options: .init(standardError: .file(log, append: false)))
+        let ended = child.wait()
+        guard ended == .exited(status: 0) else {
             let message = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw GeoIndexError("osmium \(arguments.first ?? "") failed (exit \(process.terminationStatus)): \(message.trimmingWhitespace)")
+            throw GeoIndexError("osmium \(arguments.first ?? "") failed (\(ended)): \(message.trimmingWhitespace)")
         }
     }
 }

@@ -21,7 +21,12 @@ final class LoadedPlugin: @unchecked Sendable {
     ///     library embeds (how `agent-tool-host Plugins/libX.so` runs standalone).
     ///   - config: handed to `open`; `nil` takes the manifest's `config`.
     ///   - home: added to the config as `$home` when it has none.
-    init(libraryPath: String, manifest: Manifest?, config: GeneratedContent?, home: String? = nil) throws(PluginLoadError) {
+    ///   - beforeOpen: runs with the resolved manifest before any of the plugin's functions is
+    ///     called (the worker confines itself there when it learns the permissions only now).
+    init(
+        libraryPath: String, manifest: Manifest?, config: GeneratedContent?, home: String? = nil,
+        beforeOpen: ((Manifest) throws(PluginLoadError) -> Void)? = nil
+    ) throws(PluginLoadError) {
         let library = try SharedLibrary.open(libraryPath)
         var descriptor: PluginDescriptor?
         // A plain C library whose tools are all native needs no descriptor; one that exports it anyway is checked.
@@ -37,6 +42,10 @@ final class LoadedPlugin: @unchecked Sendable {
             }
             resolved = try Self.embedded(text, library: library)
         }
+        if manifest != nil, let exported = descriptor?.embeddedManifest {
+            try Self.checkExported(resolved, embedded: exported, library: library)
+        }
+        try beforeOpen?(resolved)
         var natives: [String: NativeFunction] = [:]
         for tool in resolved.tools {
             if case .native(let signature) = tool.binding { natives[tool.name] = try NativeFunction(signature, in: library) }
@@ -63,6 +72,24 @@ final class LoadedPlugin: @unchecked Sendable {
         } catch {
             throw PluginLoadError("\(library.fileName): the embedded manifest is invalid: \(error)")
         }
+    }
+
+    /// A manifest may only promise tools the library exports (its embedded manifest lists them):
+    /// otherwise `agent tools list` would show a tool "ok" whose every call fails.
+    private static func checkExported(_ manifest: Manifest, embedded text: String, library: SharedLibrary) throws(PluginLoadError) {
+        // Native tools are checked by symbol; a library whose embedded manifest cannot be read
+        // lists nothing to check against.
+        guard let tools = (try? GeneratedContent(json: text))?["tools"]?.arrayValue else { return }
+        let exported = tools.compactMap { $0["name"]?.stringValue }
+        let missing = manifest.tools.filter { tool in
+            if case .json = tool.binding { !exported.contains(tool.name) } else { false }
+        }
+        guard !missing.isEmpty else { return }
+        let names = missing.map { "'\($0.name)'" }.joined(separator: ", ")
+        let what = missing.count == 1 ? "tool \(names) is" : "tools \(names) are"
+        throw PluginLoadError(
+            "\(library.fileName): the manifest's \(what) not exported by \(library.fileName) (it exports "
+                + (exported.isEmpty ? "no tools" : exported.map { "'\($0)'" }.joined(separator: ", ")) + ")")
     }
 
     func tool(named name: String) -> ToolManifest? { toolsByName[name] }

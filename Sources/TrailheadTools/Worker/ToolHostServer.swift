@@ -54,6 +54,7 @@ public enum ToolHostServer {
         _ = dup2(2, 1)
         let report: GeneratedContent
         do {
+            try PluginSandbox.confineToLibrary(library)
             let descriptor = try PluginDescriptor.load(from: try SharedLibrary.open(library), expectedName: nil)
             report = [
                 "plugin": .string(descriptor.name), "abiVersion": .number(Double(descriptor.abiVersion)),
@@ -111,7 +112,14 @@ public enum ToolHostServer {
                 // Standalone, the installation folder is the one holding Plugins/.
                 let absolute = options.library.hasPrefix("/") ? options.library : FileManager.default.currentDirectoryPath + "/" + options.library
                 let home = ((absolute as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-                return try LoadedPlugin(libraryPath: options.library, manifest: manifest, config: options.config, home: home)
+                // Confined before the library runs any code; standalone, once its embedded manifest is read.
+                let grantsHome = options.config?["$home"]?.stringValue ?? home
+                if let manifest { try PluginSandbox.confine(manifest, library: options.library, home: grantsHome) }
+                return try LoadedPlugin(
+                    libraryPath: options.library, manifest: manifest, config: options.config, home: home,
+                    beforeOpen: manifest != nil ? nil : { embedded throws(PluginLoadError) in
+                        try PluginSandbox.confine(embedded, library: options.library, home: grantsHome)
+                    })
             }
         }
 

@@ -91,20 +91,11 @@ final class TestInstallation: @unchecked Sendable {
 /// Runs a program and fails with its stderr when it fails.
 @discardableResult
 func run(_ executable: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) failed: \(String(decoding: err, as: UTF8.self))")
+    let completed = try ChildProcess.run(executable, arguments)
+    guard completed.status == 0 else {
+        throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) \(completed.termination): \(completed.stderr)")
     }
-    return String(decoding: out, as: UTF8.self)
+    return completed.stdout
 }
 
 // MARK: - Manifest builders

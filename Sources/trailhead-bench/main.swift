@@ -8,6 +8,7 @@ let benchmarks: [any Benchmark] = [
     ToolCallBench(),
     ModelBench(),
     GeoIndexBench(),
+    VCardUnfoldingBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

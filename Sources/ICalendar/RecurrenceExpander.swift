@@ -46,21 +46,24 @@ struct RecurrenceExpander {
         let excludedDates = Set(series.exceptions.filter(\.isDate).map(\.ownDate))
         var seen = Set<Int64>()
         var perDay: [LocalDate: Int] = [:]
-        var notListed = 0
+        var fullDays = Set<LocalDate>()
         var found: [Occurrence] = []
 
-        func add(_ start: CalendarTime, _ length: EventLength) {
+        /// Adds an occurrence; false once its day holds `maximumOccurrencesPerDay` of this series.
+        @discardableResult
+        func add(_ start: CalendarTime, _ length: EventLength) -> Bool {
             let instant = start.instant(in: zone)
             guard !excludedInstants.contains(instant), !excludedDates.contains(start.ownDate),
                 reaches(start, length), seen.insert(instant).inserted
-            else { return }
+            else { return true }
             let count = perDay[start.ownDate, default: 0]
             guard count < Self.maximumOccurrencesPerDay else {
-                notListed += 1
-                return
+                fullDays.insert(start.ownDate)
+                return false
             }
             perDay[start.ownDate] = count + 1
             found.append(Occurrence(start: start, length: length))
+            return true
         }
 
         add(series.start, series.length)  // DTSTART is always the first instance (RFC 5545 §3.8.5.3)
@@ -70,15 +73,16 @@ struct RecurrenceExpander {
                 notes.append("'\(series.summary)': \(note)")
             }
         }
-        if notListed > 0 {
+        if !fullDays.isEmpty {
             notes.append(
-                "'\(series.summary)': \(notListed) occurrences not listed (at most \(Self.maximumOccurrencesPerDay) a day); their days are busy")
+                "'\(series.summary)': more than \(Self.maximumOccurrencesPerDay) occurrences a day on \(fullDays.count) "
+                    + "day\(fullDays.count == 1 ? "" : "s") (from \(fullDays.min()!)); the rest are not listed, the days are busy")
         }
         return found
     }
 
     /// Expands one RRULE; returns a note when it was refused or cut short.
-    private func forEachStart(of ruleText: String, in series: EventSeries, _ body: (CalendarTime) -> Void) -> String? {
+    private func forEachStart(of ruleText: String, in series: EventSeries, _ body: (CalendarTime) -> Bool) -> String? {
         let rule: RecurrenceRule
         do { rule = try RecurrenceRule(parsing: ruleText) } catch { return error.message }
         let frame = Frame(start: series.start, readerZone: zone)
@@ -89,15 +93,15 @@ struct RecurrenceExpander {
         let outcome = iterator.run(
             from: frame.wallSeconds(at: windowStart) - margin, through: frame.wallSeconds(at: windowEnd) + 2 * 86_400,
             budget: Self.workBudgetPerRule
-        ) { wall in
-            guard let start = frame.time(wall) else { return true }
+        ) { (wall: WallClock) -> RuleIterator.Next in
+            guard let start = frame.time(wall) else { return .more }
             let instant = start.instant(in: zone)
-            if instant >= windowEnd { return false }
+            if instant >= windowEnd { return .stop }
             // A DATE series repeating within a day gives its day once.
-            if instant == previous { return true }
+            if instant == previous { return start.isDate ? .nextDay : .more }
             previous = instant
-            if Self.mayReach(start, series.length, firstDay, lastDay) { body(start) }
-            return true
+            if Self.mayReach(start, series.length, firstDay, lastDay), !body(start) { return .nextDay }
+            return .more
         }
         guard case .truncated(let reached) = outcome else { return nil }
         return "RRULE \(ruleText) needs more work than one answer allows; expanded only up to \(reached), "

@@ -47,9 +47,21 @@ struct RuleIterator {
         seconds = rule.bySecond ?? (rule.frequency >= .minutely ? [start.second] : nil)
     }
 
-    /// Calls `body` with each occurrence in order (`body` returns false to stop), from the period
-    /// holding `from` when the rule has no COUNT (else from DTSTART), until `end` (wall seconds).
+    /// What the caller wants after an occurrence.
+    enum Next {
+        case more
+        case stop
+        /// Nothing more of this day is wanted (a day's listing is full); COUNT still counts them.
+        case nextDay
+    }
+
+    /// Calls `body` with each occurrence in order, from the period holding `from` when the rule
+    /// has no COUNT (else from DTSTART), until `end` (wall seconds).
     func run(from: Int64, through end: Int64, budget: Int, _ body: (WallClock) -> Bool) -> Outcome {
+        run(from: from, through: end, budget: budget) { body($0) ? .more : .stop }
+    }
+
+    func run(from: Int64, through end: Int64, budget: Int, _ body: (WallClock) -> Next) -> Outcome {
         var state = RunState(budget: budget, remaining: rule.count, startSeconds: start.secondsSince1970AsUTC, end: min(end, until ?? .max))
         let skipTo = rule.count == nil ? from : Int64.min
         return rule.frequency >= .daily
@@ -63,12 +75,12 @@ struct RuleIterator {
         let startSeconds: Int64
         let end: Int64
 
-        /// Emits one candidate; returns false when the expansion is over.
-        mutating func emit(_ seconds: Int64, _ body: (WallClock) -> Bool) -> Bool {
-            guard seconds >= startSeconds else { return true }
-            guard seconds <= end else { return false }
+        /// Emits one candidate.
+        mutating func emit(_ seconds: Int64, _ body: (WallClock) -> Next) -> Next {
+            guard seconds >= startSeconds else { return .more }
+            guard seconds <= end else { return .stop }
             if let left = remaining {
-                guard left > 0 else { return false }
+                guard left > 0 else { return .stop }
                 remaining = left - 1
             }
             return body(WallClock(secondsSince1970AsUTC: seconds))
@@ -77,7 +89,7 @@ struct RuleIterator {
 
     // MARK: - Daily and longer: periods of days
 
-    private func runByDays(skipTo: Int64, state: inout RunState, _ body: (WallClock) -> Bool) -> Outcome {
+    private func runByDays(skipTo: Int64, state: inout RunState, _ body: (WallClock) -> Next) -> Outcome {
         var times: [Int64] = []
         for hour in hours ?? [0] {
             for minute in minutes ?? [0] {
@@ -99,7 +111,7 @@ struct RuleIterator {
                 for time in times { candidates.append(midnight + time) }
             }
             state.budget -= candidates.count
-            for seconds in selected(candidates) where !state.emit(seconds, body) { return .finished }
+            for seconds in selected(candidates) where state.emit(seconds, body) == .stop { return .finished }
             period += 1
         }
     }
@@ -158,7 +170,7 @@ struct RuleIterator {
 
     // MARK: - Hourly and finer: a lattice of instants
 
-    private func runByTimes(skipTo: Int64, state: inout RunState, _ body: (WallClock) -> Bool) -> Outcome {
+    private func runByTimes(skipTo: Int64, state: inout RunState, _ body: (WallClock) -> Next) -> Outcome {
         let unit: Int64 = rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
         let step = unit * Int64(rule.interval)
         let base = state.startSeconds - floorModulo(state.startSeconds, unit)
@@ -213,7 +225,25 @@ struct RuleIterator {
                 candidates = (seconds ?? [second]).map { minuteStart + Int64($0) }
             }
             state.budget -= candidates.count
-            for seconds in selected(candidates) where !state.emit(seconds, body) { return .finished }
+            var next = Next.more
+            for seconds in selected(candidates) {
+                next = state.emit(seconds, body)
+                if next != .more { break }
+            }
+            if next == .stop { return .finished }
+            if next == .nextDay {
+                let tomorrow = midnight + 86_400
+                if state.remaining == nil {
+                    current = lattice(atOrAfter: tomorrow)
+                    continue
+                }
+                if let count = countRestOfDay(after: current, until: tomorrow, step: step) {
+                    state.remaining! -= count
+                    if state.remaining! <= 0 { return .finished }
+                    current = lattice(atOrAfter: tomorrow)
+                    continue
+                }
+            }
             current += step
         }
         return .finished
@@ -234,6 +264,21 @@ struct RuleIterator {
         let perPoint = rule.frequency == .hourly ? (minutes?.count ?? 1) * (seconds?.count ?? 1)
             : rule.frequency == .minutely ? (seconds?.count ?? 1) : 1
         return points * perPoint
+    }
+
+    /// Occurrences after `current` and before `tomorrow` when every lattice point matches (see
+    /// `countWholeDay`); nil when filters make that impossible to know without stepping.
+    private func countRestOfDay(after current: Int64, until tomorrow: Int64, step: Int64) -> Int? {
+        guard rule.bySetPos == nil, rule.byHour == nil else { return nil }
+        switch rule.frequency {
+        case .hourly: break
+        case .minutely: guard rule.byMinute == nil else { return nil }
+        default: guard rule.byMinute == nil, rule.bySecond == nil else { return nil }
+        }
+        let points = Int((tomorrow - current - 1) / step)
+        let perPoint = rule.frequency == .hourly ? (minutes?.count ?? 1) * (seconds?.count ?? 1)
+            : rule.frequency == .minutely ? (seconds?.count ?? 1) : 1
+        return max(0, points) * perPoint
     }
 
     /// Days before this are only counted, never emitted; set by `counting(before:)`.

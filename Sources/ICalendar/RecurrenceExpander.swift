@@ -32,10 +32,10 @@ struct RecurrenceExpander {
 
     /// Units of work one RRULE may spend per query (see `RuleIterator`): about 0.1 s in a release
     /// build, a few times that in a debug one, whatever the rule.
-    static let workBudgetPerRule = 2_000_000
-    /// Occurrences of one series listed per day; the rest are counted in a note (the day is busy
-    /// either way). Every minute of a day fits.
-    static let maximumOccurrencesPerDay = 1_440
+    static let workBudgetPerRule = 300_000
+    /// Occurrences of one series listed per day; the rest are left out with a note (the day is
+    /// busy either way, and an answer lists at most 500 events). Every quarter hour of a day fits.
+    static let maximumOccurrencesPerDay = 100
 
     func occurrences(of series: EventSeries, notes: inout [String]) -> [Occurrence] {
         guard series.isRecurring else {
@@ -86,7 +86,8 @@ struct RecurrenceExpander {
         let rule: RecurrenceRule
         do { rule = try RecurrenceRule(parsing: ruleText) } catch { return error.message }
         let frame = Frame(start: series.start, readerZone: zone)
-        let margin = lengthInSeconds(series.length) + 2 * 86_400
+        let length = lengthInSeconds(series.length)
+        let margin = length + 2 * 86_400
         let iterator = RuleIterator(rule: rule, start: frame.startWall, until: rule.until.map(frame.wallSeconds(of:)))
             .counting(before: frame.wallSeconds(at: windowStart) - margin)
         var previous = Int64.min
@@ -100,6 +101,9 @@ struct RecurrenceExpander {
             // A DATE series repeating within a day gives its day once.
             if instant == previous { return start.isDate ? .nextDay : .more }
             previous = instant
+            // Before the window, a whole day's later occurrences cannot reach it either: skip (or
+            // count) them rather than step through every second of the margin days.
+            if instant + 86_400 + length + 7_200 < windowStart { return .nextDay }
             if Self.mayReach(start, series.length, firstDay, lastDay), !body(start) { return .nextDay }
             return .more
         }

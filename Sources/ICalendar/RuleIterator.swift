@@ -249,37 +249,48 @@ struct RuleIterator {
         return .finished
     }
 
-    /// For a COUNT rule whose every lattice point of this day matches and whose day ends before
-    /// DTSTART's counting reaches the window: how many occurrences the day holds. Nil otherwise.
+    /// For a COUNT rule, a day (that passed the day filters) entirely before the window: how many
+    /// occurrences it holds from `current` on, counted without stepping. Nil when it cannot be.
     private func countWholeDay(from current: Int64, midnight: Int64, step: Int64, state: RunState) -> Int? {
-        guard state.remaining != nil, rule.bySetPos == nil, rule.byHour == nil, current > state.startSeconds,
-            midnight + 86_400 <= state.end, midnight + 86_400 < windowHint
+        guard state.remaining != nil, current > state.startSeconds, midnight + 86_400 <= state.end,
+            midnight + 86_400 < windowHint
         else { return nil }
-        switch rule.frequency {
-        case .hourly: break
-        case .minutely: guard rule.byMinute == nil else { return nil }
-        default: guard rule.byMinute == nil, rule.bySecond == nil else { return nil }
-        }
-        let points = Int((midnight + 86_400 - current + step - 1) / step)
-        let perPoint = rule.frequency == .hourly ? (minutes?.count ?? 1) * (seconds?.count ?? 1)
-            : rule.frequency == .minutely ? (seconds?.count ?? 1) : 1
-        return points * perPoint
+        return countRestOfDay(after: current - 1, until: midnight + 86_400, step: step)
     }
 
-    /// Occurrences after `current` and before `tomorrow` when every lattice point matches (see
-    /// `countWholeDay`); nil when filters make that impossible to know without stepping.
-    private func countRestOfDay(after current: Int64, until tomorrow: Int64, step: Int64) -> Int? {
-        guard rule.bySetPos == nil, rule.byHour == nil else { return nil }
+    /// Occurrences strictly after `after` and before `until` (both in one day), counted by
+    /// lattice arithmetic, hour by hour when BYHOUR filters; nil when a finer filter or BYSETPOS
+    /// makes that impossible without stepping.
+    private func countRestOfDay(after: Int64, until: Int64, step: Int64) -> Int? {
+        guard rule.bySetPos == nil else { return nil }
         switch rule.frequency {
         case .hourly: break
         case .minutely: guard rule.byMinute == nil else { return nil }
         default: guard rule.byMinute == nil, rule.bySecond == nil else { return nil }
         }
-        let points = Int((tomorrow - current - 1) / step)
+        let base = start.secondsSince1970AsUTC - floorModulo(start.secondsSince1970AsUTC, unitSeconds)
+        /// Lattice points in [low, high).
+        func points(_ low: Int64, _ high: Int64) -> Int {
+            guard high > low else { return 0 }
+            let first = low <= base ? base : base + ceilDivide(low - base, step) * step
+            return first >= high ? 0 : Int((high - 1 - first) / step) + 1
+        }
+        let midnight = until - 86_400
+        var total = 0
+        if let hours = rule.byHour {
+            for hour in hours {
+                let low = max(after + 1, midnight + Int64(hour) * 3600)
+                total += points(low, min(until, midnight + Int64(hour + 1) * 3600))
+            }
+        } else {
+            total = points(after + 1, until)
+        }
         let perPoint = rule.frequency == .hourly ? (minutes?.count ?? 1) * (seconds?.count ?? 1)
             : rule.frequency == .minutely ? (seconds?.count ?? 1) : 1
-        return max(0, points) * perPoint
+        return total * perPoint
     }
+
+    private var unitSeconds: Int64 { rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1 }
 
     /// Days before this are only counted, never emitted; set by `counting(before:)`.
     var windowHint: Int64 = .min

@@ -39,7 +39,14 @@ extension CalendarDocument {
                 }
             }
             let expander = RecurrenceExpander(zone: zone, windowStart: windowStart, windowEnd: windowEnd)
+            let masters = Dictionary(versions.masters.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
             for override in versions.overrides.values.joined() where !override.isCancelled {
+                // A newer version of the series that deletes this instance (EXDATE) deletes its override too.
+                if let master = masters[override.uid],
+                    OverrideMatcher(master: master, overrides: [], zone: zone).excludes(override.recurrenceID!)
+                {
+                    continue
+                }
                 for occurrence in expander.occurrences(of: override, notes: &notes) { keep(occurrence, of: override) }
             }
         })
@@ -77,6 +84,11 @@ struct OverrideMatcher {
     /// How far a THISANDFUTURE override moves occurrences, in seconds (the window widens by it).
     var largestShift: Int64 {
         futures.map { abs(Self.shift(of: $0)) }.max() ?? 0
+    }
+
+    /// Whether the master's EXDATEs delete the instance `id` names.
+    func excludes(_ id: CalendarTime) -> Bool {
+        master.exceptions.contains { compare(id, $0) == 0 }
     }
 
     func replaces(_ occurrence: Occurrence) -> Bool {

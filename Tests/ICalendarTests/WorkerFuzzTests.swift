@@ -7,7 +7,7 @@ import XCTest
 /// call made. A call that does not answer within 10 s is a hang; a worker that exits is a crash;
 /// the worker is restarted and the run goes on. Both must stay at 0.
 final class WorkerFuzzTests: XCTestCase {
-    static let casesPerPlugin = 1_500
+    static let casesPerPlugin = 1_000
 
     func testMutatedCalendarsNeitherHangNorCrashTheWorker() throws {
         var seeds = TestData.icsFiles(under: TestData.repository + "/Tests/Fixtures/ics")

@@ -10,6 +10,7 @@ let benchmarks: [any Benchmark] = [
     SessionBench(),
     LlamaBuildBench(),
     GeoIndexBench(),
+    VCardUnfoldingBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -73,7 +73,7 @@ struct AgentLoop: Sendable {
                     run.modelID = reply.modelID
                     messages.append(.assistant(reply.text))
                     run.messages.append(.assistant(reply.text))
-                    action = machine.modelAnswered(parsed, text: reply.text)
+                    action = machine.modelAnswered(parsed, text: reply.text, cutAt: reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil)
                 } catch {
                     if error is CancellationError || Task.isCancelled {
                         record(.cancelled(.init(turn: turn)))
@@ -107,7 +107,11 @@ struct AgentLoop: Sendable {
 
     /// One constrained turn, streamed to the observer.
     private func respond(_ messages: [ChatMessage], schema: GeneratedContent, turn: Int) async throws -> ModelResponse {
-        let request = ModelRequest(messages: messages, schema: try GenerationSchema(json: schema), options: options)
+        let compiled = try GenerationSchema(json: schema)
+        var options = options
+        // A limit that no answer under this turn's schema can reach, unless the caller set one.
+        if options.maxTokens == nil, let longest = compiled.longestAnswerBytes { options.maxTokens = max(16, longest) }
+        let request = ModelRequest(messages: messages, schema: compiled, options: options)
         for try await event in model.generate(request) {
             switch event {
             case .text(let delta): observe(.text(turn: turn, delta))

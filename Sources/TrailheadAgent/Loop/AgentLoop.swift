@@ -64,7 +64,8 @@ struct AgentLoop: Sendable {
                     record(.modelTurn(.init(
                         turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
                         cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: latency,
-                        finishReason: reply.finishReason)))
+                        finishReason: reply.finishReason, serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 },
+                        serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
                     trace?.span("inference \(turn)", category: "model", track: "model", start: traceStart, end: trace?.now() ?? 0,
                                 args: ["model": .string(reply.modelID), "tokensIn": reply.usage.map { .number(Double($0.promptTokens)) } ?? .null,
                                        "tokensOut": reply.usage.map { .number(Double($0.completionTokens)) } ?? .null,
@@ -182,7 +183,8 @@ extension AgentLoop {
             record(.modelTurn(.init(
                 turn: 1, text: reply.text, parsed: nil, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
                 cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens,
-                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason)))
+                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason,
+                serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 }, serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
             record(.response(.init(content: .string(reply.text), turns: 1)))
             run.usage.add(reply.usage)
             run.modelID = reply.modelID

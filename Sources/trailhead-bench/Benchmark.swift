@@ -19,16 +19,19 @@ func percentile(_ samples: [Double], _ q: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
 }
 
-/// The load averages over 1, 5 and 15 minutes ("0.52 0.61 0.70"), for the record beside timings.
+/// "0.52 0.61 0.70": the load averages, printed beside timings (the machine is shared).
 func loadAverage() -> String {
     var load = [0.0, 0.0, 0.0]
     getloadavg(&load, 3)
     return load.map { String(format: "%.2f", $0) }.joined(separator: " ")
 }
 
-/// CPU seconds used by this process: steadier than wall time on a machine shared with builds.
-func processCPUSeconds() -> Double {
+/// CPU seconds of this process / of the calling thread: on a shared machine, wall time alone says little.
+func processCPUTime() -> Double { cpuClock(CLOCK_PROCESS_CPUTIME_ID) }
+func threadCPUTime() -> Double { cpuClock(CLOCK_THREAD_CPUTIME_ID) }
+
+private func cpuClock(_ clock: clockid_t) -> Double {
     var ts = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    clock_gettime(clock, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

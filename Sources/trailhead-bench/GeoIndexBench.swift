@@ -169,16 +169,6 @@ private func rareWord(_ number: Int) -> String {
     return word
 }
 
-/// CPU seconds of this process / of the calling thread: on a shared machine, wall time alone says little.
-private func processCPUTime() -> Double { cpuClock(CLOCK_PROCESS_CPUTIME_ID) }
-private func threadCPUTime() -> Double { cpuClock(CLOCK_THREAD_CPUTIME_ID) }
-
-private func cpuClock(_ clock: clockid_t) -> Double {
-    var ts = timespec()
-    clock_gettime(clock, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Points spread over the inhabited latitudes, uniformly by area.
 private func randomCoordinate(_ generator: inout SplitMix64) -> Coordinate {
     let south = sin(-56.0 * .pi / 180), north = sin(70.0 * .pi / 180)

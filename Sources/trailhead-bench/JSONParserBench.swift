@@ -80,9 +80,9 @@ struct JSONParserBench: Benchmark {
     private func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {
         var samples: [Double] = []
         for _ in 0..<runs {
-            let start = processCPUSeconds()
+            let start = processCPUTime()
             try body()
-            samples.append(processCPUSeconds() - start)
+            samples.append(processCPUTime() - start)
         }
         return percentile(samples, 0.5)
     }

@@ -61,21 +61,14 @@ struct PartialJSONBench: Benchmark {
         var samples: [Double] = []
         try body()  // warm-up: allocator and caches, untimed
         for _ in 0..<repetitions {
-            let start = cpuTime()
+            let start = processCPUTime()
             try body()
-            samples.append(cpuTime() - start)
+            samples.append(processCPUTime() - start)
         }
         return percentile(samples, 0.5)
     }
 
     private func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
-}
-
-/// CPU seconds used by this process: steadier than wall time on a machine shared with builds.
-private func cpuTime() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 private struct BenchError: Error, CustomStringConvertible {

@@ -80,4 +80,3 @@ struct SessionBench: Benchmark {
         print(String(format: "session overhead per turn: %.1f µs (p50; %d responses; load %@)", perTurn * 1e6, responses, loadAverage()))
     }
 }
-

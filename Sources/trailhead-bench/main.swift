@@ -10,7 +10,9 @@ let benchmarks: [any Benchmark] = [
     ModelBench(),
     SessionBench(),
     LlamaBuildBench(),
+    GrammarBench(),
     GeoIndexBench(),
+    VCardUnfoldingBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -79,8 +79,8 @@ let package = Package(
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
-        .testTarget(name: "VCardTests", dependencies: ["VCard"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]

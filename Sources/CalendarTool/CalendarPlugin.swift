@@ -18,7 +18,8 @@ public func trailheadPluginV1() -> UnsafeRawPointer {
             CalendarAddEventsTool(settings: settings),
         ],
         config: ["calendar": .string(CalendarSettings.defaultCalendar)],
-        permissions: ["read": [.string(CalendarSettings.defaultCalendar)], "write": [], "network": false],
+        // calendarAddEvents writes its separate .ics files (the examples put them in the temporary folder).
+        permissions: ["read": [.string(CalendarSettings.defaultCalendar)], "write": ["$TMPDIR"], "network": false],
         open: { config in try settings.open(config) }
     ).export()
 }

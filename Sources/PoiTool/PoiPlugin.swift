@@ -11,7 +11,8 @@ public func trailheadPluginV1() -> UnsafeRawPointer {
         tools: [FindPointsOfInterest(), DescribeLandmark()],
         isolation: "process", timeoutMs: 5000,
         config: ["index": .string(OpenedIndex.defaultPath)],
-        permissions: ["read": [.string(OpenedIndex.defaultPath)], "write": [], "network": false],
+        // The folder, not the file: poi.sqlite is a link `make` moves to each new build.
+        permissions: ["read": ["$TRAILHEAD_CACHE/geo"], "write": [], "network": false],
         open: { config in try OpenedIndex.shared.open(config) },
         close: { OpenedIndex.shared.close() }
     ).export()

@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 import XCTest
 
 @testable import ICalendar
@@ -86,15 +87,8 @@ enum Reference {
             XCTFail("python with icalendar, recurring-ical-events and vobject not found at \(python): run Scripts/setup-python.sh")
             throw CalendarError("no python")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-W", "ignore", TestData.repository + "/Scripts/differential-reference.py", kind] + files
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try ChildProcess.run(python, ["-W", "ignore", TestData.repository + "/Scripts/differential-reference.py", kind] + files)
+            .standardOutput
         var results: [String: [String: Any]] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             if let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], let file = object["file"] as? String {

@@ -1,4 +1,7 @@
 import Foundation
+import ICalendar
+import TrailheadSchema
+import TrailheadSupport
 import XCTest
 
 /// A seeded mutation fuzzer against the real plugin workers: `agent-tool-host` with the built
@@ -20,6 +23,7 @@ final class WorkerFuzzTests: XCTestCase {
         let outcome = try fuzz(
             library: "libCalendarTool.so", configKey: "calendar", fileName: "calendar.ics", seeds: seeds, splices: splices,
             call: ["name": "calendarFreeDays", "arguments": ["start": "2020-01-01", "end": "2020-02-11"]])
+        XCTAssertGreaterThan(outcome.answers, outcome.cases / 10, "the worker reads the mutated files (a denied read would answer nothing)")
         print("calendar fuzz: \(outcome.cases) cases, \(outcome.answers) answers, \(outcome.toolErrors) tool errors, \(outcome.hangs) hangs, \(outcome.crashes) crashes")
         XCTAssertEqual(outcome.hangs, 0)
         XCTAssertEqual(outcome.crashes, 0)
@@ -33,6 +37,7 @@ final class WorkerFuzzTests: XCTestCase {
         let outcome = try fuzz(
             library: "libContactsTool.so", configKey: "contacts", fileName: "contacts.vcf", seeds: seeds, splices: splices,
             call: ["name": "searchContacts", "arguments": ["query": ""]])
+        XCTAssertGreaterThan(outcome.answers, outcome.cases / 10, "the worker reads the mutated files (a denied read would answer nothing)")
         print("contacts fuzz: \(outcome.cases) cases, \(outcome.answers) answers, \(outcome.toolErrors) tool errors, \(outcome.hangs) hangs, \(outcome.crashes) crashes")
         XCTAssertEqual(outcome.hangs, 0)
         XCTAssertEqual(outcome.crashes, 0)
@@ -43,7 +48,7 @@ final class WorkerFuzzTests: XCTestCase {
     }
 
     private func fuzz(
-        library: String, configKey: String, fileName: String, seeds: [String], splices: [String], call: [String: Any]
+        library: String, configKey: String, fileName: String, seeds: [String], splices: [String], call: GeneratedContent
     ) throws -> Outcome {
         let folder = try TestData.temporaryFolder(for: self)
         let target = folder + "/" + fileName
@@ -66,7 +71,6 @@ final class WorkerFuzzTests: XCTestCase {
             case .timeout:
                 outcome.hangs += 1
                 try Data(bytes).write(to: URL(fileURLWithPath: folder + "/hang-\(index)-" + fileName))
-                worker.stop()
                 worker = try Worker(library: library, config: [configKey: target])
             case .exited:
                 outcome.crashes += 1
@@ -78,54 +82,74 @@ final class WorkerFuzzTests: XCTestCase {
     }
 }
 
-/// One `agent-tool-host` process speaking newline-delimited JSON-RPC over pipes.
-private struct Worker {
+/// One `agent-tool-host` process speaking newline-delimited JSON-RPC over pipes, confined (as the
+/// registry's workers are) to a manifest that grants it the folder the mutated file is written to.
+private final class Worker {
     enum Reply { case answer(isError: Bool), timeout, exited }
 
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
-    private let buffer = LineBuffer()
+    private let child: ChildProcess
+    private var pending: [UInt8] = []
+    private var stopped = false
 
     init(library: String, config: [String: String]) throws {
         let products = Self.productsFolder
-        process.executableURL = URL(fileURLWithPath: products + "/agent-tool-host")
-        let configJSON = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
-        process.arguments = [products + "/" + library, "--config", configJSON]
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let buffer = self.buffer
-        output.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
-        try process.run()
-        _ = call(["initialize": true], id: 1, timeout: 30, method: "initialize")
+        let folder = (config.values.first! as NSString).deletingLastPathComponent
+        let manifest = try Self.manifest(for: products + "/" + library, granting: folder)
+        let configJSON = GeneratedContent.object(JSONObject(config.map { ($0.key, .string($0.value)) })).jsonString
+        child = try ChildProcess(
+            products + "/agent-tool-host", [products + "/" + library, "--config", configJSON, "--manifest", manifest],
+            options: .init(
+                environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]), standardInput: .pipe,
+                standardOutput: .pipe))
+        _ = call([:], id: 1, timeout: 30, method: "initialize")
     }
 
-    func call(_ params: [String: Any], id: Int, timeout: Double, method: String = "tools/call") -> Reply {
-        let message: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method, "params": method == "initialize" ? [:] : params]
-        guard var data = try? JSONSerialization.data(withJSONObject: message) else { return .exited }
-        data.append(0x0A)
-        guard process.isRunning else { return .exited }
-        do { try input.fileHandleForWriting.write(contentsOf: data) } catch { return .exited }
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = buffer.nextLine() {
-                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
-                guard object["id"] as? Int == id else { continue }
-                let result = object["result"] as? [String: Any]
-                return .answer(isError: result?["isError"] as? Bool ?? (object["error"] != nil))
-            }
-            if !process.isRunning { return .exited }
-            usleep(1_000)
+    deinit { stop() }
+
+    /// The library's embedded manifest, with `permissions.read` granting `folder`, written beside it.
+    private static func manifest(for library: String, granting folder: String) throws -> String {
+        let described = try ChildProcess.run(productsFolder + "/agent-tool-host", ["--describe", library])
+        let report = try GeneratedContent(json: described.stdout)
+        guard case .object(var members) = try GeneratedContent(json: report["embeddedManifest"]?.stringValue ?? "") else {
+            throw CalendarError("\(library) embeds no manifest: \(described.stderr)")
         }
-        return .timeout
+        members["library"] = .string((library as NSString).lastPathComponent)
+        members["permissions"] = ["read": [.string(folder)], "write": [], "network": false]
+        let path = folder + "/" + (library as NSString).lastPathComponent + ".manifest.json"
+        try GeneratedContent.object(members).jsonString.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func call(_ params: GeneratedContent, id: Int, timeout: Double, method: String = "tools/call") -> Reply {
+        let message: GeneratedContent = ["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": params]
+        let line = Array((message.jsonString + "\n").utf8)
+        guard let input = child.standardInput, let output = child.standardOutput else { return .exited }
+        let sent = line.withUnsafeBytes { write(input, $0.baseAddress!, $0.count) }
+        guard sent == line.count else { return .exited }
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            while let end = pending.firstIndex(of: 0x0A) {
+                let reply = try? GeneratedContent(json: pending[..<end])
+                pending.removeSubrange(...end)
+                guard let reply, reply["id"]?.intValue == id else { continue }
+                return .answer(isError: reply["result"]?["isError"]?.boolValue ?? (reply["error"] != nil))
+            }
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { return .timeout }
+            var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = read(output, &buffer, buffer.count)
+            if count <= 0 { return .exited }
+            pending += buffer[0..<count]
+        }
     }
 
     func stop() {
-        output.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { process.terminate() }
-        try? input.fileHandleForWriting.close()
+        guard !stopped else { return }
+        stopped = true
+        child.signal(SIGKILL)
+        _ = child.wait()
     }
 
     /// Built products sit beside the test bundle in `.build/debug/`.
@@ -134,23 +158,6 @@ private struct Worker {
         var folder = (executable as NSString).deletingLastPathComponent
         while folder.contains(".xctest") { folder = (folder as NSString).deletingLastPathComponent }
         return folder
-    }
-}
-
-/// Bytes from the worker, cut into lines.
-private final class LineBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) { lock.withLock { data.append(more) } }
-
-    func nextLine() -> Data? {
-        lock.withLock {
-            guard let end = data.firstIndex(of: 0x0A) else { return nil }
-            let line = data[data.startIndex..<end]
-            data = Data(data[(end + 1)...])
-            return Data(line)
-        }
     }
 }
 

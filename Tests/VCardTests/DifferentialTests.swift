@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 import Testing
 @testable import VCard
 
@@ -16,15 +17,8 @@ struct VCardDifferentialTests {
         files.append(("Data/sample/contacts.vcf", TestFiles.sampleContacts))
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["TRAILHEAD_CACHE"].map { $0 } ?? ((environment["TRAILHEAD_TEST_DATA"] ?? NSHomeDirectory() + "/.cache/trailhead/testdata") + "/..")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cache + "/venv/bin/python")
-        process.arguments = ["-W", "ignore", root + "/Scripts/differential-reference.py", "vcf"] + files.map(\.1)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try ChildProcess.run(cache + "/venv/bin/python", ["-W", "ignore", root + "/Scripts/differential-reference.py", "vcf"] + files.map(\.1))
+            .standardOutput
         var reference: [String: [String: Any]] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             if let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any], let file = object["file"] as? String {

@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
+import TrailheadSupport
 import TrailheadTools
 import TripPlanner
 
@@ -103,12 +104,12 @@ struct EvalCommand: Command {
         do { writer = try TranscriptWriter(path: path) } catch { throw CommandError(error.description) }
         let options = GenerationOptions(temperature: 0.2)
         let planner = TripPlanner(request: request)
-        let started = monotonic()
+        let started = monotonicSeconds()
         let outcome = TripPlanRun(
             planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
             recording: TripPlanRun.recording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
         ).run()
-        var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonic() - started)
+        var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonicSeconds() - started)
         let entries = (try? TranscriptReader.read(path: path).entries) ?? []
         for entry in entries {
             guard case .modelTurn(let turn) = entry else { continue }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -154,3 +155,40 @@ int th_thread_count(void) {
     }
     return field == 20 ? atoi(cursor) : -EINVAL;
 }
+
+/* Write ends by signal number; written once before the handler is installed. */
+static int th_signal_pipes[65][2];
+static int th_signal_pipes_ready[65];
+
+static void th_signal_to_pipe(int signo) {
+    int saved = errno;
+    char byte = (char)signo;
+    ssize_t ignored = write(th_signal_pipes[signo][1], &byte, 1);
+    (void)ignored;
+    errno = saved;
+}
+
+int th_signal_pipe(int signo) {
+    if (signo <= 0 || signo >= 65) return -EINVAL;
+    if (!th_signal_pipes_ready[signo]) {
+        if (pipe2(th_signal_pipes[signo], O_CLOEXEC) != 0) return -errno;
+        fcntl(th_signal_pipes[signo][1], F_SETFL, O_NONBLOCK);
+        th_signal_pipes_ready[signo] = 1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = th_signal_to_pipe;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(signo, &action, NULL) != 0) return -errno;
+    return th_signal_pipes[signo][0];
+}
+
+int th_signal_default(int signo) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    return sigaction(signo, &action, NULL) == 0 ? 0 : -errno;
+}
+

@@ -66,6 +66,37 @@ import TrailheadSupport
         #expect(try registry.call("read_file", arguments: ["path": .string(setup.readable + "/notes.txt")])["read"] == 11)
     }
 
+    @Test func aPlanGoesOnWhenThePluginIsDenied() throws {
+        // Given a plan whose model asks the prying plugin for a secret and for a socket…
+        let setup = try Setup()
+        let final = #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
+            + [("2026-12-19", "Hidden Valley Nature Trail", "Keys View"), ("2026-12-20", "Barker Dam Nature Trail", "Skull Rock")].map {
+                #"{"date":"\#($0.0)","activities":[{"time":"morning","place":"\#($0.1)","category":"hike","note":"An easy walk among the rocks."},"#
+                    + #"{"time":"evening","place":"\#($0.2)","category":"viewpoint","note":"Sunset over the valley."}]}"#
+            }.joined(separator: ",") + "]}}"
+        let script = try setup.installation.script([
+            #"{"tool":"read_file","arguments":{"path":"\#(setup.secret)"}}"#,
+            #"{"tool":"open_socket","arguments":{"family":"inet","port":9}}"#,
+            #"{"tool":"read_file","arguments":{"path":"\#(setup.readable)/notes.txt"}}"#,
+            final,
+        ])
+        let transcript = setup.installation.root + "/run.jsonl"
+        let plan = try ChildProcess.run(
+            try BuildProducts.path("agent"), setup.installation.planArguments(tools: "prying", script: script, transcript: transcript),
+            options: .init(environment: setup.installation.agentEnvironment), timeLimit: 120)
+
+        // …both are denied, the tool errors say so, and the plan goes on to its answer.
+        #expect(plan.status == 0, "\(plan.stderr)\n\((try? String(contentsOfFile: transcript, encoding: .utf8)) ?? "")")
+        #expect(try GeneratedContent(json: plan.stdout)["days"]?.arrayValue?.count == 2, "\(plan.stdout)")
+        let outputs = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
+            .filter { $0["kind"] == "toolOutput" }
+        #expect(outputs.count == 3)
+        #expect(outputs.first?["error"]?.stringValue?.contains("cannot read \(setup.secret): Permission denied") == true, "\(outputs)")
+        #expect(outputs.dropFirst().first?["error"]?.stringValue?.contains("cannot open a socket of family inet: Permission denied") == true, "\(outputs)")
+        #expect(outputs.last?["result"]?["start"] == "trail notes", "\(outputs)")
+        #expect(!plan.stdout.contains("the user's secret"))
+    }
+
     @Test func networkFalseDeniesEverySocket() throws {
         let setup = try Setup()
         let registry = try setup.installation.registry()

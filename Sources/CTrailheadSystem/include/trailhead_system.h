@@ -47,4 +47,13 @@ int th_seccomp_available(void);
  * seccomp confine only the calling thread and the threads it starts later. */
 int th_thread_count(void);
 
+/* Routes `signo` to a pipe: a handler writes one byte per signal to its write end (both ends
+ * close-on-exec, the write end non-blocking). Returns the read end, or -errno. A process keeps
+ * one such pipe per signal; calling it again returns the same read end. */
+int th_signal_pipe(int signo);
+
+/* Puts `signo` back to its default disposition (the pipe stays for a later th_signal_pipe). */
+int th_signal_default(int signo);
+
+
 #endif

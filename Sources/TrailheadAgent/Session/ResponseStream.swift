@@ -24,6 +24,11 @@ extension LanguageModelSession {
             snapshots.makeAsyncIterator()
         }
 
+        /// Stops the generation: the session records a cancellation, and `collect()` throws
+        /// `CancellationError` once it has. Cancelling the task that reads the stream does the
+        /// same, but only once that task next waits on it.
+        public func cancel() { response.cancel() }
+
         /// The whole response, once generated (snapshots not yet read are skipped).
         public func collect() async throws -> Response<Content> {
             try await withTaskCancellationHandler {

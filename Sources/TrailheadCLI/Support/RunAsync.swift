@@ -1,9 +1,14 @@
 import Dispatch
 import Foundation
+import Synchronization
+import TrailheadSupport
 
 /// Runs async work from a synchronous command and waits for it. Ctrl-C (SIGINT) cancels the
-/// work instead of killing the process, so it can finish cleanly (close the transcript, stop
-/// workers) and report the interruption; a second Ctrl-C exits at once.
+/// work instead of killing the process, so it can finish cleanly (stop the workers its calls
+/// wait on, close the transcript) and report the interruption; a second Ctrl-C exits at once.
+/// Plugin workers run in process groups of their own, out of the terminal's reach: work that
+/// knows how stops them itself, after it has recorded its cancellation (`TripPlanRun`); for any
+/// other, they are stopped two seconds after the interrupt if the work has not ended by then.
 func runAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let result = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
@@ -11,17 +16,17 @@ func runAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
         result.value = await body()
         done.signal()
     }
-    let interrupts = InterruptCounter()
-    signal(SIGINT, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler {
-        if interrupts.increment() > 1 { _exit(130) }
+    let finished = Mutex(false)
+    let watch = try? SignalWatch(SIGINT) { count in
+        if count > 1 { _exit(130) }
         task.cancel()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            if !finished.withLock({ $0 }) { ChildProcess.interruptAll() }
+        }
     }
-    source.resume()
     done.wait()
-    source.cancel()
-    signal(SIGINT, SIG_DFL)
+    finished.withLock { $0 = true }
+    watch?.stop()
     return result.value!
 }
 
@@ -36,10 +41,4 @@ func runAsync<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
 /// Written once by the task before the semaphore is signalled, read after the wait.
 private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
-}
-
-private final class InterruptCounter: @unchecked Sendable {
-    private var count = 0
-    private let lock = NSLock()
-    func increment() -> Int { lock.withLock { count += 1; return count } }
 }

@@ -4,6 +4,7 @@ import TrailheadModels
 import TrailheadSchema
 import TrailheadTools
 import TripPlanner
+import TrailheadSupport
 
 /// One plan, the one path `agent plan` and `agent transcript replay` share: the trip planner's
 /// session over the model and the plugins' tools, prewarmed, recording its transcript (and
@@ -41,13 +42,19 @@ struct TripPlanRun {
             let stream = planner.plan(with: session, options: options)
             do {
                 for try await snapshot in stream { onSnapshot(snapshot.rawContent) }
+                try Task.checkCancellation()
                 let response = try await stream.collect()
                 trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
                 return .finished(response.rawContent, turns: response.turns)
-            } catch is CancellationError {
-                return .cancelled
             } catch {
-                return Task.isCancelled ? .cancelled : .failed("\(error)")
+                guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
+                // Interrupted: stop the generation first, then the workers its calls wait on (in
+                // that order the session records a cancellation, not a failed call), and wait
+                // until it has recorded it, so the transcript ends with it.
+                stream.cancel()
+                ChildProcess.interruptAll()
+                _ = try? await stream.collect()
+                return .cancelled
             }
         }
     }

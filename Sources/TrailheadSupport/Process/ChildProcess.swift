@@ -1,5 +1,6 @@
 import CTrailheadSystem
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -61,10 +62,14 @@ public final class ChildProcess {
         public var standardOutput: Output
         public var standardError: Output
         public var grouping: Grouping
+        /// Stopped (with its group) by `interruptAll()`: work this process waits on, which an
+        /// interrupted command ends once it has cancelled its own.
+        public var interruptible: Bool
 
         public init(
             environment: [String: String]? = nil, directory: String? = nil, standardInput: Input = .null,
-            standardOutput: Output = .null, standardError: Output = .null, grouping: Grouping = .inherit
+            standardOutput: Output = .null, standardError: Output = .null, grouping: Grouping = .inherit,
+            interruptible: Bool = false
         ) {
             self.environment = environment
             self.directory = directory
@@ -72,6 +77,7 @@ public final class ChildProcess {
             self.standardOutput = standardOutput
             self.standardError = standardError
             self.grouping = grouping
+            self.interruptible = interruptible
         }
 
         /// This process's environment with `changes` applied (a `nil` value removes the variable).
@@ -169,10 +175,14 @@ public final class ChildProcess {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let status =
-            executable.contains("/")
-            ? posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-            : posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+        let status = Self.interruptibles.withLock { live in
+            let status =
+                executable.contains("/")
+                ? posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+                : posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+            if status == 0 && options.interruptible { live[child] = options.grouping != .inherit }
+            return status
+        }
         guard status == 0 else {
             parentEnds.forEach { close($0) }
             throw SpawnError(executable, String(cString: strerror(status)))
@@ -205,19 +215,46 @@ public final class ChildProcess {
 
     /// Waits for `pid` (a child of this process) to end and reaps it.
     public static func wait(for pid: pid_t) -> ProcessTermination {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return .exited(status: -1) }
-        }
-        return ProcessTermination(waitStatus: status)
+        // Wait for the exit without reaping: until it is reaped the pid cannot be reused, so
+        // `interruptAll` never signals a stranger.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        return reap(pid) ?? .exited(status: -1)
     }
 
     /// How `pid` (a child of this process) ended, reaping it; `nil` while it runs.
     public static func termination(of pid: pid_t) -> ProcessTermination? {
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        return ProcessTermination(waitStatus: status)
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0 {
+            // With WNOHANG and no exit yet, waitid succeeds and leaves si_pid zero.
+            return info._sifields._sigchld.si_pid == pid ? reap(pid) : nil
+        }
+        return nil  // not our child, or reaped already
     }
+
+    /// Reaps an exited child and forgets it, under the lock `interruptAll` takes.
+    private static func reap(_ pid: pid_t) -> ProcessTermination? {
+        interruptibles.withLock { live in
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped != 0 { live[pid] = nil }
+            return reaped == pid ? ProcessTermination(waitStatus: status) : nil
+        }
+    }
+
+    /// Sends `signal` to every running child started `interruptible` (to its whole group when
+    /// it leads one). An interrupted command calls it after cancelling its own work, so that
+    /// work sees the cancellation before the calls it waits on fail. Returns how many it signalled.
+    @discardableResult
+    public static func interruptAll(_ signal: Int32 = SIGKILL) -> Int {
+        interruptibles.withLock { live in
+            for (pid, leadsGroup) in live { _ = Glibc.kill(leadsGroup ? -pid : pid, signal) }
+            return live.count
+        }
+    }
+
+    /// Interruptible children not reaped yet, and whether each leads a process group.
+    private static let interruptibles = Mutex<[pid_t: Bool]>([:])
 
     /// A broken pipe to a child that died must be an error (EPIPE), not a signal that kills this
     /// process. Children start with SIGPIPE at its default again.

@@ -37,6 +37,7 @@ public enum ToolHostServer {
         _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
         var session = Session(loading: options)
         if case .failure(let error) = session.plugin { writeAll(2, "agent-tool-host: \(error.message)\n") }
+        HostWatch.start()
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
             guard var text = session.handle(line) else { continue }

@@ -28,15 +28,17 @@ final class WorkerProcess {
     /// Spawns `executable` with `arguments` through the one process runner (close-on-exec
     /// pipes, no other descriptor inherited, signals at their defaults). The child gets the
     /// current environment plus `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a
-    /// second printing a backtrace), and stays in the caller's process group: a Ctrl-C in the
-    /// terminal reaches it with the agent.
+    /// second printing a backtrace), and a process group of its own: a Ctrl-C in the terminal
+    /// reaches the agent alone, which cancels its work first and then stops its workers
+    /// (`ChildProcess.interruptAll`), so a plan knows it was interrupted before a call fails.
+    /// A worker whose host is gone exits by itself (`HostWatch`).
     init(executable: String, arguments: [String]) throws(PluginLoadError) {
         do {
             child = try ChildProcess(
                 executable, arguments,
                 options: .init(
                     environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]),
-                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe))
+                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, grouping: .newGroup, interruptible: true))
         } catch {
             throw PluginLoadError(error.description)
         }
@@ -51,7 +53,7 @@ final class WorkerProcess {
     deinit {
         closeInput()
         if !reaped {
-            _ = Foundation.kill(pid, SIGKILL)
+            child.signal(SIGKILL, group: true)
             _ = ChildProcess.wait(for: pid)
         }
     }
@@ -109,11 +111,12 @@ final class WorkerProcess {
         }
     }
 
-    /// Kills the worker with SIGKILL (it may be stuck in a plugin that ignores everything else).
-    /// Never after `reap`: the pid may belong to another process by then.
+    /// Kills the worker, and whatever its plugin started, with SIGKILL (it may be stuck in a
+    /// plugin that ignores everything else). Never after `reap`: the pid may belong to another
+    /// process by then.
     func kill() {
         guard !reaped else { return }
-        _ = Foundation.kill(pid, SIGKILL)
+        child.signal(SIGKILL, group: true)
     }
 
     /// Closes the worker's stdin, which asks a healthy worker to close its plugin and exit.
@@ -136,7 +139,7 @@ final class WorkerProcess {
                 ended = ChildProcess.termination(of: pid)
                 if ended != nil { break }
                 if monotonicSeconds() > deadline {
-                    _ = Foundation.kill(pid, SIGKILL)
+                    child.signal(SIGKILL, group: true)
                     break
                 }
                 usleep(1000)

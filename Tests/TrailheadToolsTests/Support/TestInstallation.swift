@@ -83,6 +83,24 @@ final class TestInstallation: @unchecked Sendable {
 
     func sha256(_ library: String) throws -> String { try SHA256.hex(ofFileAt: plugins + "/" + library) }
 
+    /// Writes a scripted model's outputs (one JSON string per line) and returns the file's path.
+    func script(_ outputs: [String]) throws -> String {
+        let path = root + "/script-\(UUID().uuidString).jsonl"
+        try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `agent plan …` on this installation's plugins with a scripted model, writing `transcript`.
+    func planArguments(tools: String, script: String, transcript: String) -> [String] {
+        ["plan", "Joshua Tree National Park", "--days", "2", "--tools", tools, "--from", "2026-12-01", "--to", "2026-12-31",
+         "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json", "--plugins", plugins, "--manifests", manifests]
+    }
+
+    /// The environment the built `agent` runs in here.
+    var agentEnvironment: [String: String] {
+        ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": "1", "TRAILHEAD_HOME": root])
+    }
+
     func registry(crashLimit: Int = 3) throws -> ToolRegistry {
         ToolRegistry(.init(pluginsFolder: plugins, manifestsFolder: manifests, toolHost: try BuildProducts.path("agent-tool-host"), crashLimit: crashLimit))
     }

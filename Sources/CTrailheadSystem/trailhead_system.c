@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -24,6 +25,11 @@
 #endif
 
 int th_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0 ? 0 : -errno; }
+
+int th_memfd(const char *name) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
 
 int th_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))

@@ -21,6 +21,9 @@ int th_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *directory
 /* POSIX_SPAWN_SETSID (glibc >= 2.26), a GNU flag the Swift module does not import. */
 short th_spawn_setsid_flag(void);
 
+/* memfd_create(name, MFD_CLOEXEC): an anonymous file, for handing data to a child on a descriptor. */
+int th_memfd(const char *name);
+
 /* Landlock (Linux >= 5.13). The ABI version, or -errno (-ENOSYS: no Landlock in this kernel,
  * -EOPNOTSUPP: built in but not enabled at boot). */
 int th_landlock_abi(void);

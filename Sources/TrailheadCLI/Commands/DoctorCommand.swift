@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TrailheadSupport
 import TrailheadTools
 
 /// `agent doctor`: what is installed, what runs, and what to do about what is missing.
@@ -67,6 +68,7 @@ struct DoctorCommand: Command {
             ["plugin": .string(record.name), "manifest": .string(record.manifestFile), "status": .string(record.status.description)]
         }
         registry.shutdown()
+        let sandbox = SandboxSupport.probe()
         var cacheReports: [GeneratedContent] = []
         for folder in ["llama-server", "models", "venv", "testdata", "sdists", "run"] {
             let path = assets.cacheDirectory + "/" + folder
@@ -75,7 +77,10 @@ struct DoctorCommand: Command {
         }
 
         if arguments.flag("json") {
-            context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "plugins": .array(pluginReports), "caches": .array(cacheReports)]).jsonString)
+            context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "plugins": .array(pluginReports),
+                "sandbox": ["summary": .string(sandbox.summary), "landlockABI": sandbox.landlockABI.map { .number(Double($0)) } ?? .null,
+                            "seccomp": .bool(sandbox.seccomp)],
+                "caches": .array(cacheReports)]).jsonString)
         } else {
             context.stdout.line(context.styled("Models", .bold))
             for (index, report) in modelReports.enumerated() {
@@ -94,6 +99,9 @@ struct DoctorCommand: Command {
                 let mark = status == "ok" ? context.styled("ok", .green) : context.styled("refused", .red)
                 context.stdout.line("  \(mark)  \(report["plugin"]?.stringValue ?? "")" + (status == "ok" ? "" : ": \(status)"))
             }
+            let enforced = sandbox.landlockABI != nil && sandbox.seccomp
+            context.stdout.line(
+                "  " + (enforced ? context.styled("ok", .green) : context.styled("unconfined", .red)) + "  permissions: \(sandbox.summary)")
             context.stdout.line(context.styled("Caches", .bold) + " (\(assets.cacheDirectory))")
             for report in cacheReports {
                 let size = report["bytes"]?.doubleValue.map { Self.format(bytes: $0) } ?? "absent"

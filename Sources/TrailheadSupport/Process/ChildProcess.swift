@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Started with `posix_spawn` (Foundation's `Process` costs 25–50 ms to wait for; `posix_spawn`
 /// and `waitpid` about 0.5 ms). Whatever the caller's state, the child starts clean:
-/// - it holds only descriptors 0, 1 and 2 — the ones handed over. Pipes are created
+/// - it holds only descriptors 0, 1 and 2, and those handed over as 3, 4, … Pipes are created
 ///   close-on-exec, and the child closes every other descriptor before `exec` (a managed server
 ///   was seen holding its caller's lock file and a pipe for ten minutes after `agent` exited);
 /// - its signal mask is empty and every signal has its default disposition (a worker restarted
@@ -65,12 +65,16 @@ public final class ChildProcess {
         /// Stopped (with its group) by `interruptAll()`: work this process waits on, which an
         /// interrupted command ends once it has cancelled its own.
         public var interruptible: Bool
+        /// Descriptors handed over besides the standard streams: the child has them as 3, 4, …
+        /// in this order (the caller keeps, and closes, its own).
+        public var descriptors: [Int32]
 
         public init(
             environment: [String: String]? = nil, directory: String? = nil, standardInput: Input = .null,
             standardOutput: Output = .null, standardError: Output = .null, grouping: Grouping = .inherit,
-            interruptible: Bool = false
+            interruptible: Bool = false, descriptors: [Int32] = []
         ) {
+            self.descriptors = descriptors
             self.environment = environment
             self.directory = directory
             self.standardInput = standardInput
@@ -140,7 +144,15 @@ public final class ChildProcess {
                 posix_spawn_file_actions_adddup2(&actions, pair.write, fd)
             }
         }
-        Self.closeEverythingAbove2(&actions)
+        // Copies above any target first, so handing over 4 as 3 and 3 as 4 cannot clobber one.
+        let copies = options.descriptors.map { fcntl($0, F_DUPFD_CLOEXEC, 100) }
+        childEnds += copies.filter { $0 >= 0 }
+        guard !copies.contains(where: { $0 < 0 }) else {
+            parentEnds.forEach { close($0) }
+            throw SpawnError(executable, "cannot hand over descriptors \(options.descriptors): \(String(cString: strerror(errno)))")
+        }
+        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index)) }
+        Self.closeEverything(from: Int32(3 + copies.count), &actions)
         if let directory = options.directory {
             let result = th_spawn_addchdir(&actions, directory)
             guard result == 0 else {
@@ -260,13 +272,13 @@ public final class ChildProcess {
     /// process. Children start with SIGPIPE at its default again.
     private static let ignoreSIGPIPE: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
-    /// The child closes every descriptor above 2 before `exec`: close-on-exec is only as good
-    /// as every library that opens a file in this process, so the child makes sure.
-    private static func closeEverythingAbove2(_ actions: inout posix_spawn_file_actions_t) {
-        if th_spawn_addclosefrom(&actions, 3) == 0 { return }
+    /// The child closes every descriptor from `lowest` up before `exec`: close-on-exec is only
+    /// as good as every library that opens a file in this process, so the child makes sure.
+    private static func closeEverything(from lowest: Int32, _ actions: inout posix_spawn_file_actions_t) {
+        if th_spawn_addclosefrom(&actions, lowest) == 0 { return }
         // A C library without closefrom: close what is open now.
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in open.compactMap({ Int32($0) }) where fd >= lowest { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 }
 

@@ -1,23 +1,25 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// The `agent-tool-host` worker: serves one plugin over newline-delimited JSON-RPC 2.0 on
 /// stdin/stdout in the Model Context Protocol's shape, so it is also an MCP stdio server.
 ///
 /// ```
-/// agent-tool-host Plugins/libX.so [--manifest FILE] [--config JSON] [--arguments-validated]
+/// agent-tool-host Plugins/libX.so [--manifest FILE] [--config JSON | --config-fd N] [--arguments-validated]
 /// ```
 ///
 /// Before the plugin is loaded the real stdout moves to a private descriptor and fd 1 points at
 /// stderr: whatever a plugin prints lands on stderr and cannot corrupt the protocol.
 public enum ToolHostServer {
     public static let usage = """
-        usage: agent-tool-host LIBRARY [--manifest FILE] [--config JSON] [--arguments-validated]
+        usage: agent-tool-host LIBRARY [--manifest FILE] [--config JSON | --config-fd N] [--arguments-validated]
                agent-tool-host --describe LIBRARY
           Serves the plugin in LIBRARY as an MCP server over stdin/stdout (newline-delimited JSON-RPC 2.0).
           --manifest FILE        check the library against this manifest (required for native bindings);
                                  without it the manifest the plugin embeds is used
           --config JSON          the object handed to the plugin's open (default: the manifest's config)
+          --config-fd N          the same, read from descriptor N (for a config too large for the command line)
           --arguments-validated  the client validated arguments already (the Trailhead registry does)
           --describe LIBRARY     print the plugin's name, ABI version and embedded manifest as JSON, and exit
         """
@@ -82,6 +84,12 @@ public enum ToolHostServer {
                 case "--manifest": guard let value = iterator.next() else { return nil }; manifest = value
                 case "--config":
                     guard let value = iterator.next(), let parsed = try? GeneratedContent(json: value), case .object = parsed else { return nil }
+                    config = parsed
+                case "--config-fd":
+                    guard let value = iterator.next(), let fd = Int32(value), let bytes = ChildProcess.readAll(fd),
+                        let parsed = try? GeneratedContent(json: bytes), case .object = parsed
+                    else { return nil }
+                    close(fd)
                     config = parsed
                 case "--arguments-validated": argumentsValidated = true
                 default:

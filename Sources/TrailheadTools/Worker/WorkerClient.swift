@@ -19,6 +19,7 @@ final class WorkerClient: @unchecked Sendable {
     let library: LibraryFile
     private let executable: String
     private let arguments: [String]
+    private let config: [UInt8]
     private let timeoutMs: Int
     private let lock = NSLock()
     private var machine: WorkerStateMachine
@@ -40,7 +41,10 @@ final class WorkerClient: @unchecked Sendable {
         self.plugin = plugin
         self.executable = executable
         self.library = library
-        var arguments = [library.path, "--config", config.jsonString, "--arguments-validated"]
+        // The config goes on descriptor 3, not the command line: one argument may not exceed
+        // 128 KB, and a manifest's config may hold a large table.
+        self.config = Array(config.jsonString.utf8)
+        var arguments = [library.path, "--config-fd", "3", "--arguments-validated"]
         if let manifestPath { arguments += ["--manifest", manifestPath] }
         self.arguments = arguments
         self.timeoutMs = timeoutMs
@@ -143,7 +147,12 @@ final class WorkerClient: @unchecked Sendable {
 
     private func spawn(deadline: Double) throws -> Handshake {
         try library.verify()
-        let process = try WorkerProcess(executable: executable, arguments: arguments)
+        let configFD: Int32
+        do { configFD = try ChildProcess.descriptor(holding: config, name: "trailhead-config") } catch {
+            throw PluginLoadError(error.description)
+        }
+        defer { close(configFD) }
+        let process = try WorkerProcess(executable: executable, arguments: arguments, descriptors: [configFD])
         self.process = process
         spawnCount += 1
         let result: GeneratedContent

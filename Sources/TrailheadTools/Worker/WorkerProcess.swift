@@ -32,13 +32,15 @@ final class WorkerProcess {
     /// reaches the agent alone, which cancels its work first and then stops its workers
     /// (`ChildProcess.interruptAll`), so a plan knows it was interrupted before a call fails.
     /// A worker whose host is gone exits by itself (`HostWatch`).
-    init(executable: String, arguments: [String]) throws(PluginLoadError) {
+    /// `descriptors` are handed over as 3, 4, … (the config, which may be too large for argv).
+    init(executable: String, arguments: [String], descriptors: [Int32] = []) throws(PluginLoadError) {
         do {
             child = try ChildProcess(
                 executable, arguments,
                 options: .init(
                     environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]),
-                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, grouping: .newGroup, interruptible: true))
+                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, grouping: .newGroup, interruptible: true,
+                    descriptors: descriptors))
         } catch {
             throw PluginLoadError(error.description)
         }

@@ -41,6 +41,8 @@ extension ChildProcess {
         let deadline = timeLimit.map { monotonicSeconds() + $0 }
         var written = 0
         if input.isEmpty { child.closeStandardInput() }
+        // Our end only: a write never blocks while the child waits for us to read its output.
+        if let fd = child.standardInput { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         var out: [UInt8] = [], err: [UInt8] = []
         var openOutputs = [child.standardOutput!, child.standardError!]
         var timedOut = false

@@ -202,45 +202,23 @@ struct JSONParser {
     /// error names the offending byte); one with escapes is decoded into a byte buffer.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
-        let start = index
+        var runStart = index
+        var decoded: [UInt8]?  // only once an escape is met
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
-                return String(decoding: run, as: UTF8.self)
+                guard decoded != nil else { return String(decoding: run, as: UTF8.self) }
+                decoded!.append(contentsOf: run)
+                return String(decoding: decoded!, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                return try parseEscapedRest(from: start)
-            case 0..<0x20:
-                throw error("control character \(describe(byte)) must be escaped in a string")
-            case 0x80...:
-                try skipUTF8Sequence()
-            default:
+                if decoded == nil { decoded = []; decoded!.reserveCapacity(index - runStart + 16) }
+                decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 index += 1
-            }
-        }
-    }
-
-    /// The rest of a string whose first escape is at `index`: runs between escapes are copied
-    /// and escapes decoded into one buffer, up to and past the closing quote.
-    private mutating func parseEscapedRest(from start: Int) throws(JSONSyntaxError) -> String {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(index - start + 16)
-        var runStart = start
-        while true {
-            guard index < bytes.count else { throw error("unterminated string") }
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                index += 1
-                return String(decoding: buffer, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                index += 1
-                buffer.append(contentsOf: UTF8.encode(try parseEscape())!)
+                decoded!.append(contentsOf: UTF8.encode(try parseEscape())!)
                 runStart = index
             case 0..<0x20:
                 throw error("control character \(describe(byte)) must be escaped in a string")

@@ -35,3 +35,31 @@ private func cpuClock(_ clock: clockid_t) -> Double {
     clock_gettime(clock, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+
+/// CPU time of `body`, median of `runs` runs (after one untimed warm-up run when asked).
+func cpuMedian(_ runs: Int, warmUp: Bool = false, _ body: () throws -> Void) throws -> Double {
+    if warmUp { try body() }
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = processCPUTime()
+        try body()
+        samples.append(processCPUTime() - start)
+    }
+    return percentile(samples, 0.5)
+}
+
+/// A small, fast, reproducible generator (SplitMix64): the same documents and places in every run.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

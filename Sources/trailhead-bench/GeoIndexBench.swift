@@ -176,16 +176,3 @@ private func randomCoordinate(_ generator: inout SplitMix64) -> Coordinate {
     return Coordinate(latitude: latitude, longitude: -180 + 360 * generator.unit())
 }
 
-/// A small, fast, reproducible generator (the same places in every run).
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

@@ -36,8 +36,8 @@ struct JSONParserBench: Benchmark {
                 let bytes = [UInt8](data)
                 let runs = megabytes >= 100 ? 3 : 5
                 var counted = 0
-                let oursTime = try median(runs) { counted = countValues(try GeneratedContent(json: bytes)) }
-                let foundationTime = try median(runs) {
+                let oursTime = try cpuMedian(runs) { counted = countValues(try GeneratedContent(json: bytes)) }
+                let foundationTime = try cpuMedian(runs) {
                     let object = try JSONSerialization.jsonObject(with: data)
                     guard (object as? [Any])?.isEmpty == false || (object as? [String: Any])?.isEmpty == false else {
                         throw JSONBenchError(message: "JSONSerialization read nothing from \(path)")
@@ -77,16 +77,6 @@ struct JSONParserBench: Benchmark {
         return count
     }
 
-    private func median(_ runs: Int, _ body: () throws -> Void) throws -> Double {
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = processCPUTime()
-            try body()
-            samples.append(processCPUTime() - start)
-        }
-        return percentile(samples, 0.5)
-    }
-
     private func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
 }
 
@@ -100,7 +90,7 @@ private enum Shape: String, CaseIterable {
     var fileTag: String { self == .records ? "records" : "wide" }
 
     func document(bytes target: Int) -> String {
-        var random = BenchRandom(seed: 13)
+        var random = SplitMix64(seed: 13)
         let tags = ["hike", "view", "café", "camp", "museum", "trail", "🌵", "quiet \"spot\""]
         var out = self == .records ? "[" : "{"
         out.reserveCapacity(target + 256)
@@ -124,19 +114,6 @@ private enum Shape: String, CaseIterable {
         }
         out += self == .records ? "]" : "}"
         return out
-    }
-}
-
-/// SplitMix64, so every run writes the same documents.
-private struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }
 

@@ -57,16 +57,8 @@ struct PartialJSONBench: Benchmark {
         }
     }
 
-    private func median(_ body: () throws -> Void) throws -> Double {
-        var samples: [Double] = []
-        try body()  // warm-up: allocator and caches, untimed
-        for _ in 0..<repetitions {
-            let start = processCPUTime()
-            try body()
-            samples.append(processCPUTime() - start)
-        }
-        return percentile(samples, 0.5)
-    }
+    /// Warm-up first: allocator and caches, untimed.
+    private func median(_ body: () throws -> Void) throws -> Double { try cpuMedian(repetitions, warmUp: true, body) }
 
     private func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
 }
@@ -84,7 +76,7 @@ private enum DocumentShape: String, CaseIterable {
     case longNotes = "long notes"
 
     func document(bytes target: Int) -> String {
-        var random = SplitMix(seed: 2026)
+        var random = SplitMix64(seed: 2026)
         let places = ["Hidden Valley Nature Trail", "Keys View", "Ryan Mountain", "Crossroads Café", "Cholla Cactus Garden",
                       "Skull Rock", "Barker Dam", "Arch Rock", "Pappy & Harriet's", "Cottonwood Spring", "Jumbo Rocks Campground"]
         let categories = ["hike", "viewpoint", "restaurant", "campground", "museum", "lodging", "drive"]
@@ -120,15 +112,3 @@ private enum DocumentShape: String, CaseIterable {
     }
 }
 
-/// A small deterministic generator, so every run measures the same documents.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
-}

@@ -60,15 +60,7 @@ struct VCardUnfoldingBench: Benchmark {
         }
     }
 
-    private func median(_ body: () throws -> Void) throws -> Double {
-        var samples: [Double] = []
-        for _ in 0..<repetitions {
-            let start = processCPUTime()
-            try body()
-            samples.append(processCPUTime() - start)
-        }
-        return percentile(samples, 0.5)
-    }
+    private func median(_ body: () throws -> Void) throws -> Double { try cpuMedian(repetitions, body) }
 
     private func seconds(_ value: Double) -> String { String(format: "%.3f s", value) }
 }

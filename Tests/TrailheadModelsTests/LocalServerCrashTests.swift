@@ -8,35 +8,24 @@ import XCTest
 /// and, for SIGILL, the fix (rebuild for this CPU). A crash is never retried. The servers here are
 /// stand-in executables that behave like a binary built for the wrong CPU.
 final class LocalServerCrashTests: XCTestCase {
-    private var folder = ""
+    private var cache: StandInCache!
+    private var folder: String { cache.folder }
     private var startsFile: String { folder + "/starts" }
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "trailhead-crash-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/models", withIntermediateDirectories: true)
-        // The stand-ins never read the model: an empty file satisfies `locate`.
-        FileManager.default.createFile(atPath: folder + "/models/" + ModelAssets.testModel.fileName, contents: Data())
+        cache = try StandInCache("crash")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: folder)
+        cache.remove()
     }
 
     /// A stand-in `llama-server` running `body` (a shell script) after counting its start.
     private func standIn(_ body: String, interpreter: String = "/bin/sh") throws -> String {
-        let path = folder + "/bin/llama-server"
-        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
-        try "#!\(interpreter)\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        return path
+        try cache.standIn(body, interpreter: interpreter)
     }
 
-    private func model(server: String) -> LocalModel {
-        let assets = ModelAssets(environment: ["TRAILHEAD_CACHE": folder, "TRAILHEAD_LLAMA_SERVER": server])
-        return LocalModel(
-            configuration: .init(
-                model: ModelAssets.testModel, assets: assets, idleShutdownSeconds: nil, startupTimeout: 20, verifiesModelFile: false))
-    }
+    private func model(server: String) -> LocalModel { LocalModel(configuration: cache.configuration(server: server)) }
 
     private func starts() -> Int {
         ((try? String(contentsOfFile: startsFile, encoding: .utf8)) ?? "").split(separator: "\n").count

@@ -8,22 +8,20 @@ import XCTest
 /// after `agent` exited. The server here is a stand-in (a small Python HTTP server answering
 /// /health), started the way `agent plan` starts llama-server, with its idle watchdog.
 final class LocalServerDescriptorTests: XCTestCase {
-    private var folder = ""
+    private var cache: StandInCache!
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "trailhead-descriptors-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder + "/models", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/models/" + ModelAssets.testModel.fileName, contents: Data())
+        cache = try StandInCache("descriptors")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: folder)
+        cache.remove()
     }
 
     func testTheManagedServerAndItsWatchdogHoldNoDescriptorOfTheirCaller() async throws {
         // Given a caller holding a lock file and a pipe open without close-on-exec, as any
         // program embedding the runtime may…
-        let lock = open(folder + "/caller.lock", O_RDWR | O_CREAT, 0o600)
+        let lock = open(cache.folder + "/caller.lock", O_RDWR | O_CREAT, 0o600)
         var pipeEnds: [Int32] = [-1, -1]
         XCTAssertEqual(pipe(&pipeEnds), 0)
         let callers = [lock] + pipeEnds
@@ -32,10 +30,7 @@ final class LocalServerDescriptorTests: XCTestCase {
         let callerFiles = Set(callers.map(identity(ofDescriptor:)))
 
         // …when it starts the managed server, which starts its idle watchdog…
-        let server = try standIn()
-        let assets = ModelAssets(environment: ["TRAILHEAD_CACHE": folder, "TRAILHEAD_LLAMA_SERVER": server])
-        let configuration = LocalModelConfiguration(
-            model: ModelAssets.testModel, assets: assets, idleShutdownSeconds: 30, startupTimeout: 20, verifiesModelFile: false)
+        let configuration = cache.configuration(server: try standIn(), idleShutdownSeconds: 30)
         let model = LocalModel(configuration: configuration)
         let record = try await model.start()
         let found = await watchdogPID(serving: record.pid)
@@ -60,10 +55,8 @@ final class LocalServerDescriptorTests: XCTestCase {
 
     /// A stand-in llama-server: answers every GET (so /health) with 200, until stopped.
     private func standIn() throws -> String {
-        let path = folder + "/bin/llama-server"
-        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
-        let script = """
-            #!/usr/bin/env python3
+        try cache.standIn(
+            """
             import http.server, sys
             port = int(sys.argv[sys.argv.index("--port") + 1])
             class Handler(http.server.BaseHTTPRequestHandler):
@@ -72,10 +65,7 @@ final class LocalServerDescriptorTests: XCTestCase {
                     self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers()
                     self.wfile.write(b'{"status":"ok"}')
             http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
-            """
-        try script.write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
-        return path
+            """, interpreter: "/usr/bin/env python3")
     }
 
     /// The watchdog's shell, found by the name and the server pid on its command line (looked

@@ -22,9 +22,15 @@ enum PluginSandbox {
     }
 
     /// Confines this worker to reading the library and what it needs to run (`--describe`,
-    /// which loads a library nobody has vetted yet).
+    /// which loads a library nobody has vetted yet, for `agent tools register`). Best effort: no
+    /// plugin code is called, so where the kernel cannot confine, it goes on (and says so).
     static func confineToLibrary(_ library: String) throws(PluginLoadError) {
-        try confine(SandboxPolicy.runtime(network: false).adding(SandboxPolicy(readable: [absolute(library)])), library: library)
+        let policy = SandboxPolicy.runtime(network: false).adding(SandboxPolicy(readable: [absolute(library)]))
+        do { try Sandbox.check(policy, support: .probe()) } catch {
+            writeAll(2, "agent-tool-host: describing \((library as NSString).lastPathComponent) unconfined: \(error.message)\n")
+            return
+        }
+        try confine(policy, library: library)
     }
 
     private static func confine(_ policy: SandboxPolicy, library: String) throws(PluginLoadError) {

@@ -11,7 +11,7 @@ final class EvalCommandTests: XCTestCase {
         let requests = try Fixtures.temporaryFile(
             #"{"landmark":"Joshua Tree National Park","days":2,"tools":"calendar,contacts","companions":"Ana, Ben","from":"2026-12-01","to":"2026-12-31"}"# + "\n",
             name: "requests.jsonl")
-        let plan = PlanCommandTests.final(["2026-12-19", "2026-12-20"])
+        let plan = PlanCommandTests.final(days: 2)
         let script = try Fixtures.temporaryFile(GeneratedContent.string(plan.text).jsonString + "\n", name: "script.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--model", "scripted:" + script, "--json"] + folders, environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)

@@ -7,9 +7,7 @@ import XCTest
 /// checked before libical expands them; every answer comes with what it could not do.
 final class HangTests: XCTestCase {
     private func calendar(_ body: String) throws -> CalendarDocument {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Trailhead//Tests//EN\r\n"
-            + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
-        return try CalendarDocument(text: text, source: "hang.ics")
+        try CalendarDocument.reduced(body, source: "hang.ics")
     }
 
     private func event(_ start: String, _ rule: String) -> String {

@@ -11,6 +11,7 @@ let benchmarks: [any Benchmark] = [
     LlamaBuildBench(),
     GeoIndexBench(),
     VCardUnfoldingBench(),
+    RecurrenceLimitBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

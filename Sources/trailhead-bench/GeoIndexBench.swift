@@ -169,13 +169,6 @@ private func rareWord(_ number: Int) -> String {
     return word
 }
 
-/// "0.52 0.61 0.70", from /proc/loadavg.
-private func loadAverage() -> String {
-    var load = [0.0, 0.0, 0.0]
-    getloadavg(&load, 3)
-    return load.map { String(format: "%.2f", $0) }.joined(separator: " ")
-}
-
 /// CPU seconds of this process / of the calling thread: on a shared machine, wall time alone says little.
 private func processCPUTime() -> Double { cpuClock(CLOCK_PROCESS_CPUTIME_ID) }
 private func threadCPUTime() -> Double { cpuClock(CLOCK_THREAD_CPUTIME_ID) }

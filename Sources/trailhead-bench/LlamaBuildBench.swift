@@ -45,9 +45,11 @@ struct LlamaBuildBench: Benchmark {
                 var environment = ProcessInfo.processInfo.environment
                 environment["TRAILHEAD_LLAMA_SERVER"] = build.server
                 let runDirectory = NSTemporaryDirectory() + "trailhead-bench-builds-\(getpid())-\(rep)-\(abs(build.label.hashValue))"
-                let model = LocalModel(configuration: .init(
+                var configuration = LocalModelConfiguration(
                     model: ModelAssets.defaultModel, assets: ModelAssets(environment: environment), runDirectory: runDirectory,
-                    idleShutdownSeconds: nil, defaultOptions: .init(temperature: 0)))
+                    idleShutdownSeconds: nil, defaultOptions: .init(temperature: 0))
+                configuration.extraServerArguments = LocalServerCheck.verboseLog
+                let model = LocalModel(configuration: configuration)
                 defer {
                     _ = blocking { await model.stop() }
                     try? FileManager.default.removeItem(atPath: runDirectory)

@@ -81,8 +81,4 @@ struct SessionBench: Benchmark {
     }
 }
 
-/// The 1-minute load average, for the record beside timings.
-func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
-}
 

@@ -9,6 +9,7 @@ let benchmarks: [any Benchmark] = [
     ModelBench(),
     SessionBench(),
     LlamaBuildBench(),
+    GrammarBench(),
     GeoIndexBench(),
     VCardUnfoldingBench(),
     RecurrenceLimitBench(),

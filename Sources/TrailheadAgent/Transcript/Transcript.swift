@@ -64,10 +64,13 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var latencyMs: Double
         /// Why generation stopped (`stop`, `length`: cut at the token limit).
         public var finishReason: String?
+        /// The server's own time reading the prompt and decoding (llama.cpp's timings), when it says.
+        public var serverPromptMs: Double?
+        public var serverDecodeMs: Double?
 
         public init(
             turn: Int, text: String, parsed: GeneratedContent?, model: String, tokensIn: Int?, cachedTokensIn: Int? = nil,
-            tokensOut: Int?, latencyMs: Double, finishReason: String? = nil
+            tokensOut: Int?, latencyMs: Double, finishReason: String? = nil, serverPromptMs: Double? = nil, serverDecodeMs: Double? = nil
         ) {
             self.turn = turn
             self.text = text
@@ -78,7 +81,12 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
             self.tokensOut = tokensOut
             self.latencyMs = latencyMs.rounded()
             self.finishReason = finishReason
+            self.serverPromptMs = serverPromptMs.map { ($0 * 10).rounded() / 10 }
+            self.serverDecodeMs = serverDecodeMs.map { ($0 * 10).rounded() / 10 }
         }
+
+        /// Prompt tokens the server had to read (not served from its cache).
+        public var uncachedTokensIn: Int? { tokensIn.map { $0 - (cachedTokensIn ?? 0) } }
     }
 
     /// A tool call: asked for by the model at `turn`, or made before the first turn from the

@@ -50,21 +50,23 @@ final class HangTests: XCTestCase {
     /// picks the last of each year, 31 Dec 23:59:59; without it each day is full (100 listed, a
     /// note); a COUNT of three days and ten seconds from 1 Dec leaves the 4th busy, the 5th free.
     func testEverySecondOfAPeriodIsNotBuiltAsAList() throws {
-        let everySecond = "BYHOUR=\((0...23).map(String.init).joined(separator: ","));"
-            + "BYMINUTE=\((0...59).map(String.init).joined(separator: ","));BYSECOND=\((0...59).map(String.init).joined(separator: ","))"
-        let everyDay = "BYYEARDAY=\((1...366).map(String.init).joined(separator: ","))"
+        func list(_ values: ClosedRange<Int>) -> String { values.map(String.init).joined(separator: ",") }
+        let everySecond = "BYHOUR=\(list(0...23));BYMINUTE=\(list(0...59));BYSECOND=\(list(0...59))"
+        let everyDay = "BYYEARDAY=\(list(1...366))"
         let lastOfYear = try calendar(event(":20200101T000000Z", "FREQ=YEARLY;\(everyDay);\(everySecond);BYSETPOS=-1"))
         let years = try expand(lastOfYear, "2026-06-01", "2027-05-31")
         XCTAssertEqual(years.events.map(\.start), ["2026-12-31T23:59"])
         XCTAssertEqual(years.notes, [])
 
-        let full = try expand(try calendar(event(":20200101T000000Z", "FREQ=YEARLY;\(everyDay);\(everySecond)")), "2026-12-07", "2026-12-08")
+        let everySecondOfTheYear = try calendar(event(":20200101T000000Z", "FREQ=YEARLY;\(everyDay);\(everySecond)"))
+        let full = try expand(everySecondOfTheYear, "2026-12-07", "2026-12-08")
         XCTAssertEqual(full.events.count, 200)
         XCTAssertEqual(full.notes.count, 1)
         XCTAssertTrue(full.notes.first?.contains("more than 100 occurrences a day") == true, "\(full.notes)")
 
         let counted = try calendar(event(":20261201T000000Z", "FREQ=DAILY;\(everySecond);COUNT=\(3 * 86_400 + 10)"))
-        XCTAssertEqual(try counted.busyDays("2026-11-30", "2026-12-06", in: "UTC"), ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"])
+        XCTAssertEqual(
+            try counted.busyDays("2026-11-30", "2026-12-06", in: "UTC"), ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"])
         XCTAssertEqual(try expand(counted, "2026-12-04", "2026-12-06").events.count, 10)
     }
 

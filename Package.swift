@@ -6,6 +6,10 @@ import PackageDescription
 let package = Package(
     name: "Trailhead",
     products: [
+        // What a Swift developer imports to write an agent: sessions, tools, models, schemas.
+        .library(name: "Trailhead", targets: ["Trailhead"]),
+        // The flagship agent, a client of the session API.
+        .library(name: "TripPlanner", targets: ["TripPlanner"]),
         .executable(name: "agent", targets: ["agent"]),
         .executable(name: "agent-tool-host", targets: ["agent-tool-host"]),
         .library(name: "TrailheadSchema", targets: ["TrailheadSchema"]),
@@ -41,14 +45,19 @@ let package = Package(
         // RFC 5545 calendars through libical: parsing, recurrence expansion, free days, writing.
         .target(name: "ICalendar", dependencies: ["CICal", "TrailheadSchema"]),
 
-        // Sessions, the agent loop and its step schema, transcripts and traces.
-        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels"]),
+        // Sessions (LanguageModelSession, Tool, grounding), the agent loop and its step schema,
+        // transcripts and traces.
+        .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools"]),
+        // The umbrella a developer imports: re-exports the session API, models, tools and schemas.
+        .target(name: "Trailhead", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools", "TrailheadAgent"]),
+        // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
+        .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
 
         // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
         .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
         .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "GeoIndex"]),
@@ -65,7 +74,7 @@ let package = Package(
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema"], exclude: ["Fixtures"]),
-        .testTarget(name: "TrailheadAgentTests", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
+        .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),

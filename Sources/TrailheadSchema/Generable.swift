@@ -9,9 +9,19 @@
 ///             "category": .string(enum: ["hike", "viewpoint", "museum"]),
 ///         ]).declaredSchema
 ///     }
-public protocol Generable: Codable {
+///
+/// While a value streams, a session hands out `PartiallyGenerated` snapshots. By default that is
+/// `PartiallyGeneratedContent<Self>`, a view of the partial JSON; a type that wants a typed
+/// view declares its own, with every property optional (what `@Generable` writes for you in
+/// Foundation Models), and it decodes from each snapshot:
+///
+///     struct PartiallyGenerated: Decodable { var name: String?; var category: Category? }
+public protocol Generable: Codable, PromptRepresentable {
     /// The schema every generated value of this type satisfies.
     static var generationSchema: GenerationSchema { get }
+
+    /// What a snapshot of a value still being generated decodes to.
+    associatedtype PartiallyGenerated: Decodable = PartiallyGeneratedContent<Self>
 }
 
 extension Generable {
@@ -27,6 +37,8 @@ extension Generable {
     public func generatedContent() throws -> GeneratedContent {
         try GeneratedContent(encoding: self)
     }
+
+    public func promptRepresentation() throws -> GeneratedContent { try generatedContent() }
 }
 
 /// Content that does not satisfy a schema, with every violation.

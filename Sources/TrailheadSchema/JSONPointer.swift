@@ -1,9 +1,9 @@
 import Foundation
 
 /// RFC 6901 JSON pointers: the one way schema and instance locations are written.
-enum JSONPointer {
+public enum JSONPointer {
     /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
-    static func escape(_ token: String) -> String {
+    public static func escape(_ token: String) -> String {
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
@@ -19,7 +19,7 @@ enum JSONPointer {
 
     /// The unescaped tokens of a pointer, or nil when it is malformed (no leading `/`,
     /// or a `~` not followed by `0` or `1`).
-    static func tokens(_ pointer: String) -> [String]? {
+    public static func tokens(_ pointer: String) -> [String]? {
         if pointer.isEmpty { return [] }
         guard pointer.hasPrefix("/") else { return nil }
         var result: [String] = []

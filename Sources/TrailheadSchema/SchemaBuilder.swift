@@ -48,6 +48,20 @@ public struct SchemaBuilder: Sendable, Hashable {
         ])
     }
 
+    /// Text of `words` words separated by single spaces, bounded in the grammar itself: a small
+    /// model asked for "a short note" otherwise writes on, and a `maxLength` in characters makes
+    /// llama.cpp's constrained sampling crawl (measured: 84 tokens in 54 s).
+    public static func text(words: ClosedRange<Int>, description: String? = nil) -> SchemaBuilder {
+        let first = max(1, words.lowerBound)
+        return string(description: description, pattern: "^[^ ]+( [^ ]+){\(first - 1),\(max(first, words.upperBound) - 1)}$")
+    }
+
+    /// One of the cases of a string enumeration.
+    public static func enumeration<T: CaseIterable & RawRepresentable>(_ type: T.Type, description: String? = nil) -> SchemaBuilder
+    where T.RawValue == String {
+        string(description: description, enum: type.allCases.map(\.rawValue))
+    }
+
     public static func integer(description: String? = nil, minimum: Int? = nil, maximum: Int? = nil) -> SchemaBuilder {
         make("integer", description, ["minimum": minimum.map(number), "maximum": maximum.map(number)])
     }
@@ -67,6 +81,11 @@ public struct SchemaBuilder: Sendable, Hashable {
     public static func boolean(description: String? = nil) -> SchemaBuilder { make("boolean", description, [:]) }
 
     public static var null: SchemaBuilder { make("null", nil, [:]) }
+
+    /// An array of exactly `count` items.
+    public static func array(of items: SchemaBuilder, count: Int, description: String? = nil) -> SchemaBuilder {
+        array(of: items, description: description, minItems: count, maxItems: count)
+    }
 
     public static func array(
         of items: SchemaBuilder, description: String? = nil, minItems: Int? = nil, maxItems: Int? = nil,
@@ -91,6 +110,16 @@ public struct SchemaBuilder: Sendable, Hashable {
             "properties": .object(members), "required": .array(required),
             "additionalProperties": .bool(additionalProperties),
         ])
+    }
+
+    /// This object schema with one more member, after the others (required unless `.optional`).
+    public func adding(_ name: String, _ member: SchemaBuilder) -> SchemaBuilder {
+        var copy = self
+        var properties = copy.json["properties"]?.objectValue ?? [:]
+        properties[name] = .object(member.json)
+        copy.json["properties"] = .object(properties)
+        if !member.isOptional { copy.json["required"] = .array((copy.json["required"]?.arrayValue ?? []) + [.string(name)]) }
+        return copy
     }
 
     /// One of several schemas.

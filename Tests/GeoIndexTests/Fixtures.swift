@@ -11,11 +11,8 @@ enum Fixtures {
     static let broken = root + "/geojson/broken.geojsonseq"
     static let packageRoot = URL(fileURLWithPath: root).deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// The Liechtenstein OpenStreetMap extract shared by the team (ODbL).
-    static var liechtenstein: String {
-        ProcessInfo.processInfo.environment["TRAILHEAD_OSM_EXTRACT"]
-            ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/data/osm/liechtenstein-2013-08-03.osm.pbf").path
-    }
+    /// A real OpenStreetMap extract of Liechtenstein (ODbL; see Fixtures/osm/README.md).
+    static let liechtenstein = root + "/osm/liechtenstein-2013-08-03.osm.pbf"
 
     /// A new empty directory, removed when the test ends.
     static func temporaryDirectory(for test: XCTestCase) throws -> String {

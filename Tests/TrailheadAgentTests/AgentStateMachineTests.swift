@@ -1,5 +1,6 @@
 import Testing
 import TrailheadSchema
+import TripPlanner
 @testable import TrailheadAgent
 
 /// The loop's decisions, event by event, for a small trip-like session.
@@ -13,15 +14,18 @@ import TrailheadSchema
         "required": ["landmark"], "additionalProperties": false,
     ])
 
-    func machine(maximumTurns: Int = 10) -> AgentStateMachine {
+    func machine(maximumTurns: Int = 10, calendar: GenerationSchema? = nil) -> AgentStateMachine {
         let planner = TripPlanner(
-            request: TripRequest(landmark: "Joshua Tree National Park", days: 2, from: "2026-12-01", to: "2026-12-31"),
-            tools: [
-                .init(name: "calendarFreeDays", description: "free days", arguments: calendarArgs),
-                .init(name: "findPointsOfInterest", description: "places", arguments: poiArgs),
-            ],
-            maximumTurns: maximumTurns)
-        return planner.makeStateMachine()
+            request: TripRequest(landmark: "Joshua Tree National Park", days: 2, from: "2026-12-01", to: "2026-12-31"), activitiesPerDay: 1)
+        let guardrail = GroundingGuard(
+            rules: [
+                .init(tool: "calendarFreeDays", target: ["days", "*", "date"]) { JSONPath("/freeDays/*")!.strings(in: $0) },
+                .init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*", "place"]) { JSONPath("/results/*/name")!.strings(in: $0) },
+            ], enabledTools: ["calendarFreeDays", "findPointsOfInterest"])
+        return AgentStateMachine(
+            tools: [.init(name: "calendarFreeDays", arguments: calendar ?? calendarArgs), .init(name: "findPointsOfInterest", arguments: poiArgs)],
+            outputSchema: planner.answerSchema(categories: ["hike"], companions: false).json, grounding: guardrail,
+            limits: .init(maximumTurns: maximumTurns), extraFinalCheck: Itinerary.check)
     }
 
     let freeDays: GeneratedContent = ["timeZone": "America/Los_Angeles", "freeDays": ["2026-12-19", "2026-12-20", "2026-12-21"], "busyDays": []]
@@ -32,9 +36,10 @@ import TrailheadSchema
     /// A final answer visiting `places` in turn, one a day.
     func final(dates: [String], places: [String] = ["Barker Dam Nature Trail", "Skull Rock Nature Trail"]) -> GeneratedContent {
         ["final": [
-            "title": "T", "destination": "Joshua Tree National Park", "description": "D", "rationale": "R",
+            "title": "Desert Days", "destination": "Joshua Tree National Park", "description": "Rocks and stars in the desert.",
+            "rationale": "Both days are free this month.",
             "days": .array(dates.enumerated().map { index, date in
-                ["date": .string(date), "activities": [["time": "morning", "place": .string(places[index % places.count]), "category": "hike", "note": "n"]]]
+                ["date": .string(date), "activities": [["time": "morning", "place": .string(places[index % places.count]), "category": "hike", "note": "An easy loop at dawn."]]]
             }),
         ]]
     }
@@ -120,5 +125,44 @@ import TrailheadSchema
         guard case .generate(1, _, true) = m.start() else { Issue.record("expected final-only"); return }
         guard case .repair(_, let message, _, _) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-19"]), text: "") else { Issue.record("expected repair"); return }
         #expect(message.contains("different date"))
+    }
+
+    // MARK: - Never without a way forward
+
+    @Test func aToolThatFoundNothingDoesNotBlockTheAnswer() throws {
+        var m = machine()
+        _ = m.start()
+        let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
+        _ = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "")
+        _ = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)])
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Nowhere"])
+        _ = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "")
+        // The tool failed: the answer is offered anyway, and its places are not narrowed to nothing.
+        guard case .generate(3, let schema, false) = m.toolsFinished([.init(call: poi, result: nil, error: "unknown landmark")]) else {
+            Issue.record("expected generate"); return
+        }
+        #expect(schema.jsonString.contains("\"final\""))
+    }
+
+    @Test func aCallWhoseArgumentsAreFixedIsLeftOutOnceAnswered() throws {
+        let fixed = try GenerationSchema(json: [
+            "type": "object", "properties": ["start": ["const": "2026-12-01"], "end": ["const": "2026-12-31"]],
+            "required": ["start", "end"], "additionalProperties": false,
+        ])
+        var m = machine(calendar: fixed)
+        let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
+        m.prefetched([.init(call: cal, result: freeDays, error: nil)])
+        #expect(m.offeredTools == ["findPointsOfInterest"])
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        #expect(!schema.jsonString.contains("calendarFreeDays"), "the answered calendar is not offered again")
+    }
+
+    @Test func withoutToolsTheAnswerIsNotWrapped() throws {
+        let answer: GeneratedContent = ["type": "object", "properties": ["n": ["type": "integer"]], "required": ["n"], "additionalProperties": false]
+        var m = AgentStateMachine(tools: [], outputSchema: answer, grounding: GroundingGuard(rules: [], enabledTools: []))
+        guard case .generate(1, let schema, _) = m.start() else { Issue.record("expected generate"); return }
+        #expect(schema == answer)
+        guard case .finish(let content, 1) = m.modelAnswered(["n": 3], text: "{\"n\":3}") else { Issue.record("expected finish"); return }
+        #expect(content == ["n": 3])
     }
 }

@@ -12,14 +12,16 @@ import TrailheadSchema
     @Test func entriesRoundTripLineByLine() throws {
         let path = temporaryPath("run.jsonl")
         let writer = try TranscriptWriter(path: path)
-        writer.append(.prompt("Plan a trip"))
-        writer.append(.modelTurn(turn: 1, text: "{\"tool\":\"x\"}", parsed: ["tool": "x"], model: "scripted", tokensIn: 10, tokensOut: 4, latencyMs: 12.3))
-        writer.append(.toolOutput(id: "call-1", tool: "x", result: nil, error: "worker crashed (signal 11)", latencyMs: 1.5, restarts: 1))
+        let written: [Transcript.Entry] = [
+            .prompt(.init(text: "Plan a trip")),
+            .modelTurn(.init(turn: 1, text: "{\"tool\":\"x\"}", parsed: ["tool": "x"], model: "scripted", tokensIn: 10, tokensOut: 4, latencyMs: 12.3)),
+            .toolOutput(.init(id: "call-1", tool: "x", result: nil, error: "worker crashed (signal 11)", latencyMs: 1.5, workerRestarts: 1)),
+        ]
+        for entry in written { writer.append(entry) }
         let (entries, truncated) = try TranscriptReader.read(path: path)
         #expect(!truncated)
+        #expect(entries == written, "typed entries come back as they were written")
         #expect(entries.map(\.kind) == [.prompt, .modelTurn, .toolOutput])
-        #expect(entries[1]["parsed"] == ["tool": "x"])
-        #expect(entries[2]["workerRestarts"] == 1)
         // Every line is an object with a kind and a timestamp, readable without this code.
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         for line in lines {
@@ -27,12 +29,15 @@ import TrailheadSchema
             #expect(object["kind"]?.stringValue != nil)
             #expect(object["timestamp"]?.stringValue?.hasSuffix("Z") == true)
         }
+        // …with `kind` first and the fields as earlier transcripts spelled them.
+        #expect(lines[1].hasPrefix("{\"kind\":\"modelTurn\",\"timestamp\":"))
+        #expect(lines[2].contains("\"workerRestarts\":1"))
     }
 
     @Test func anInterruptedLastLineIsSkippedAndReported() throws {
         let path = temporaryPath("cut.jsonl")
         let writer = try TranscriptWriter(path: path)
-        writer.append(.prompt("Plan a trip"))
+        writer.append(.prompt(.init(text: "Plan a trip")))
         let handle = FileHandle(forWritingAtPath: path)!
         handle.seekToEndOfFile()
         handle.write(Data("{\"kind\":\"modelTurn\",\"text\":\"{\\\"to".utf8))

@@ -10,9 +10,10 @@ struct AgentProcess {
     }
 
     /// Runs `agent arguments…` with `input` on stdin and returns its status and outputs.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+    /// `executable` runs another program the same way (an example agent).
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:], executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = try locate()
+        process.executableURL = try executable ?? locate()
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"

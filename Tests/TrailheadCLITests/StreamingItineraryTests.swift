@@ -1,5 +1,5 @@
 import Foundation
-import TrailheadAgent
+import TripPlanner
 import TrailheadSchema
 import XCTest
 
@@ -28,11 +28,12 @@ final class StreamingItineraryTests: XCTestCase {
             let printed = CapturedText()
             let output = TextOutput.capturing(into: printed)
             var view = StreamingItinerary(write: output.write)
+            // The session hands out a snapshot of the answer after each piece of text.
+            var parser = PartialJSONParser()
             let bytes = Array(text.utf8)
-            var pieces = 0
             for start in stride(from: 0, to: bytes.count, by: size) {
-                view.append(String(decoding: bytes[start..<min(start + size, bytes.count)], as: UTF8.self))
-                pieces += 1
+                try? parser.append(bytes: bytes[start..<min(start + size, bytes.count)])
+                if let snapshot = parser.snapshot()?["final"] { view.update(snapshot) }
             }
             let streamedBeforeFinish = printed.text
             view.finish(itinerary)

@@ -70,6 +70,29 @@ final class ScriptedAndHybridModelTests: XCTestCase {
         XCTAssertEqual(answer.response.modelID, "scripted:backup")
     }
 
+    func testPreferRemoteFallsBackOnlyWhenTheRemoteIsUnreachable() async throws {
+        let local = ScriptedModel(outputs: ["local answer", "local again"], path: "local")
+        // Given a remote that nothing answers (offline): the local model answers.
+        let offline = OpenAICompatibleModel(
+            configuration: .init(endpoint: try ModelEndpoint(parsing: "http://127.0.0.1:\(try LocalPorts.freePort())/v1"), retry: .none))
+        let answered = try await texts(HybridModel(primary: offline, secondary: local))
+        XCTAssertEqual(answered.response.modelID, "scripted:local")
+        // Given a remote that answers with an error: it is thrown, the local model is not asked.
+        let overloaded = ErrorModel(error: .httpStatus(model: "remote", status: 503, body: "overloaded"))
+        do {
+            _ = try await texts(HybridModel(primary: overloaded, secondary: local))
+            XCTFail("a remote's HTTP error is not a reason to fall back")
+        } catch {
+            XCTAssertTrue("\(error)".contains("503"), "\(error)")
+        }
+        XCTAssertEqual(local.used, 1)
+        // Prefer local (or any model asked to): every failure falls back.
+        let anyFailure = try await texts(HybridModel(primary: overloaded, secondary: local, fallback: .onAnyFailure))
+        XCTAssertEqual(anyFailure.response.text, "local again")
+        XCTAssertEqual(HybridModel.hybridModel(primary: local, secondary: overloaded).fallback, .onAnyFailure)
+        XCTAssertEqual(HybridModel.hybridModel(primary: offline, secondary: local).fallback, .whenUnreachable)
+    }
+
     func testHybridAppliesEachBackendsOptions() async throws {
         let spy = OptionsSpy()
         let hybrid = HybridModel(
@@ -96,6 +119,16 @@ private struct FailingModel: LanguageModel {
     var availability: ModelAvailability { get async { .available } }
     func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         AsyncThrowingStream { $0.finish(throwing: ModelError.connection(model: id, message: "boom")) }
+    }
+}
+
+/// Available, and every generation fails with `error`.
+private struct ErrorModel: LanguageModel {
+    var error: ModelError
+    var id: String { "remote" }
+    var availability: ModelAvailability { get async { .available } }
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        AsyncThrowingStream { $0.finish(throwing: error) }
     }
 }
 

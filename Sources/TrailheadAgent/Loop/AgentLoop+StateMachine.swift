@@ -11,6 +11,11 @@ import TrailheadSchema
 /// At the turn limit one last turn is offered with only the final branch. Cancellation and
 /// model failures end the loop from any state. The driver (`AgentLoop`) performs the actions
 /// and writes the transcript; this type can be tested event by event.
+///
+/// The step schema never leaves the model without a legal move: a tool whose arguments admit a
+/// single value is left out once it has answered (asking again could only repeat it), and when no
+/// tool is left to call the final answer is offered whatever the grounding still lacks. With no
+/// tools at all the answer is not wrapped: the model writes the output schema itself.
 public struct AgentStateMachine: Sendable {
     public struct Limits: Sendable {
         public var maximumTurns: Int
@@ -26,7 +31,7 @@ public struct AgentStateMachine: Sendable {
     }
 
     /// A tool the model may call, with its compiled argument schema.
-    public struct Tool: Sendable {
+    public struct ToolSchema: Sendable {
         public var name: String
         public var arguments: GenerationSchema
         public init(name: String, arguments: GenerationSchema) {
@@ -66,7 +71,7 @@ public struct AgentStateMachine: Sendable {
     }
 
     private var state: State = .idle
-    private let tools: [String: Tool]
+    private let tools: [String: ToolSchema]
     private let toolOrder: [String]
     private let outputSchema: GeneratedContent
     private let limits: Limits
@@ -74,11 +79,12 @@ public struct AgentStateMachine: Sendable {
     public private(set) var grounding: GroundingGuard
     private var repairs = 0
     private var callCounts: [ToolCallRequest: Int] = [:]
-    private var previousResults: [ToolCallRequest: ToolOutcome] = [:]
+    /// Tools left out of the step schema: their one possible call has been answered.
+    private var exhausted: Set<String> = []
 
     /// - Parameter extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
     public init(
-        tools: [Tool], outputSchema: GeneratedContent, grounding: GroundingGuard, limits: Limits = Limits(),
+        tools: [ToolSchema], outputSchema: GeneratedContent, grounding: GroundingGuard, limits: Limits = Limits(),
         extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] }
     ) {
         self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -89,15 +95,27 @@ public struct AgentStateMachine: Sendable {
         self.extraFinalCheck = extraFinalCheck
     }
 
+    /// True when the model answers with the output schema itself (there are no tools).
+    public var answersDirectly: Bool { toolOrder.isEmpty }
+
+    /// The tools the model may still call.
+    public var offeredTools: [String] { toolOrder.filter { !exhausted.contains($0) } }
+
     /// The step schema of a turn, given what is grounded so far.
     public func stepSchema(finalOnly: Bool) -> StepSchema {
+        let offered = finalOnly ? [] : offeredTools
         // (Not a ternary with `nil`: GeneratedContent is nil-literal expressible, and would become `null`.)
         var final: GeneratedContent?
-        if finalOnly || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
+        if finalOnly || offered.isEmpty || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
         return StepSchema(
-            tools: finalOnly ? [] : toolOrder.map { StepSchema.ToolBranch(name: $0, arguments: tools[$0]!.arguments.json) },
-            final: final,
-            maximumCalls: limits.maximumCallsPerTurn)
+            tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: tools[$0]!.arguments.json) },
+            final: final, maximumCalls: limits.maximumCallsPerTurn, wrapsFinal: !answersDirectly)
+    }
+
+    /// Calls made before the first turn (prefetched from the request): they count as made, and
+    /// their results ground the answer, as if the model had asked for them.
+    public mutating func prefetched(_ outcomes: [ToolOutcome]) {
+        for outcome in outcomes { record(outcome) }
     }
 
     // MARK: - Events
@@ -113,12 +131,12 @@ public struct AgentStateMachine: Sendable {
         guard let parsed else {
             return repair(turn: turn, finalOnly: finalOnly, "Your answer was not one JSON object. Answer with exactly one JSON object matching the schema.")
         }
-        guard let step = Step(parsed) else {
+        guard let step = answersDirectly ? .final(parsed) : Step(parsed) else {
             return repair(turn: turn, finalOnly: finalOnly, "Answer with {\"tool\": …, \"arguments\": …} to call a tool or {\"final\": …} to finish.")
         }
         switch step {
         case .final(let content):
-            if !finalOnly, !grounding.isSatisfied {
+            if !finalOnly, !grounding.isSatisfied, !offeredTools.isEmpty {
                 return repair(turn: turn, finalOnly: false, "Not yet: call \(grounding.missingTools.joined(separator: ", ")) first.")
             }
             let narrowed = grounding.narrow(outputSchema)
@@ -160,12 +178,29 @@ public struct AgentStateMachine: Sendable {
     /// The calls of the current turn finished (in any order).
     public mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
-        for outcome in outcomes {
-            previousResults[outcome.call] = outcome
-            if let result = outcome.result { grounding.record(tool: outcome.call.tool, result: result) }
-        }
+        for outcome in outcomes { record(outcome) }
         repairs = 0
         return ask(turn: turn + 1)
+    }
+
+    private mutating func record(_ outcome: ToolOutcome) {
+        callCounts[outcome.call, default: 0] = max(callCounts[outcome.call, default: 0], 1)
+        grounding.record(tool: outcome.call.tool, result: outcome.result)
+        if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }
+    }
+
+    /// The one arguments object a schema admits, when every member is a `const` (or there is
+    /// none) and no other member is allowed; nil when the model has a choice to make.
+    static func fixedArguments(_ schema: GeneratedContent) -> GeneratedContent? {
+        guard schema["type"]?.stringValue == "object", schema["additionalProperties"] == false,
+            case .object(let properties)? = schema["properties"]
+        else { return nil }
+        var fixed = JSONObject()
+        for (name, property) in properties {
+            guard let value = property["const"] else { return nil }
+            fixed[name] = value
+        }
+        return .object(fixed)
     }
 
     /// The model could not answer (a transport or server error after its own retries).

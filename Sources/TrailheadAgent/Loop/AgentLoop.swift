@@ -2,113 +2,115 @@ import Foundation
 import TrailheadModels
 import TrailheadSchema
 
-/// Runs a session: performs the state machine's actions against a model and tools, and
-/// writes every step to the transcript (and the trace, when there is one).
-public struct AgentLoop: Sendable {
-    public var model: any LanguageModel
-    public var options: GenerationOptions
-    public var tools: any ToolRunner
-    public var transcript: TranscriptWriter?
-    public var trace: Trace?
-    /// Progress for people (stderr): "turn 2: findPointsOfInterest…".
-    public var progress: @Sendable (String) -> Void
-    /// Text of the model as it streams, with the turn number.
-    public var onText: @Sendable (Int, String) -> Void
+/// Runs one response of a session: performs the state machine's actions against a model and
+/// tools, and records every step (`record`, which the session turns into transcript entries, a
+/// transcript file and a trace).
+struct AgentLoop: Sendable {
+    var model: any LanguageModel
+    var options: GenerationOptions
+    var tools: any ToolRunner
+    var record: @Sendable (Transcript.Entry) -> Void
+    var trace: Trace?
+    /// Events for people (progress) and for streaming (text as it arrives).
+    var observe: @Sendable (SessionEvent) -> Void
     /// What the model reads of a tool's result (the transcript keeps it whole). Every token fed
     /// back is paid for in the next turn's latency, so agents keep only what the model needs.
-    public var summarize: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent = { $1 }
+    var summarize: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent
+    /// Numbers tool calls across the session's responses ("call-1", "call-2"…).
+    var nextCallID: @Sendable () -> String
 
-    public init(
-        model: any LanguageModel, options: GenerationOptions = GenerationOptions(), tools: any ToolRunner, transcript: TranscriptWriter? = nil, trace: Trace? = nil,
-        progress: @escaping @Sendable (String) -> Void = { _ in }, onText: @escaping @Sendable (Int, String) -> Void = { _, _ in }
-    ) {
-        self.model = model
-        self.options = options
-        self.tools = tools
-        self.transcript = transcript
-        self.trace = trace
-        self.progress = progress
-        self.onText = onText
-    }
-
-    public enum Outcome: Sendable, Equatable {
+    enum Outcome: Sendable, Equatable {
         case finished(GeneratedContent, turns: Int)
         case failed(String)
         case cancelled
     }
 
-    /// Runs to the end. Cancelling the task ends the run after writing a `cancelled` entry.
-    public func run(instructions: String, prompt: String, machine initial: AgentStateMachine) async -> Outcome {
+    /// What a run added to the conversation and what it cost.
+    struct Run: Sendable {
+        var outcome: Outcome
+        var messages: [ChatMessage] = []
+        var usage = Usage()
+        var modelID: String?
+        /// The model's own error, when the run failed because the model did.
+        var modelError: (any Error)?
+    }
+
+    /// Runs to the end from `conversation` (which already ends with the user's prompt).
+    /// Cancelling the task ends the run after recording a `cancelled` entry.
+    func run(_ conversation: [ChatMessage], machine initial: AgentStateMachine) async -> Run {
         var machine = initial
-        var messages = [ChatMessage(.system, instructions), ChatMessage(.user, prompt)]
-        transcript?.append(.prompt(prompt))
+        var run = Run(outcome: .cancelled)
+        var messages = conversation
         var action = machine.start()
-        var callNumber = 0
         while true {
             if Task.isCancelled {
-                transcript?.append(.cancelled(turn: turnNumber(action)))
-                return .cancelled
+                record(.cancelled(.init(turn: Self.turnNumber(action))))
+                return run
             }
             switch action {
             case .generate(let turn, let schema, let finalOnly), .repair(let turn, _, let schema, let finalOnly):
                 if case .repair(_, let message, _, _) = action {
-                    transcript?.append(.repair(turn: turn, message: message))
-                    messages.append(ChatMessage(.user, message))
+                    record(.repair(.init(turn: turn, message: message)))
+                    messages.append(.user(message))
+                    run.messages.append(.user(message))
                 }
-                progress(finalOnly ? "turn \(turn): writing the answer" : "turn \(turn): thinking")
+                observe(.turnStarted(turn: turn, finalOnly: finalOnly))
                 let start = Date()
                 let traceStart = trace?.now() ?? 0
                 do {
                     let reply = try await respond(messages, schema: schema, turn: turn)
                     let latency = Date().timeIntervalSince(start) * 1000
                     let parsed = try? GeneratedContent(json: reply.text)
-                    let tokensIn = reply.usage?.promptTokens
-                    let tokensOut = reply.usage?.completionTokens
-                    transcript?.append(.modelTurn(turn: turn, text: reply.text, parsed: parsed, model: reply.modelID,
-                                                  tokensIn: tokensIn, tokensOut: tokensOut, latencyMs: latency))
+                    record(.modelTurn(.init(
+                        turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
+                        cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: latency,
+                        finishReason: reply.finishReason)))
                     trace?.span("inference \(turn)", category: "model", track: "model", start: traceStart, end: trace?.now() ?? 0,
-                                args: ["model": .string(reply.modelID), "tokensIn": tokensIn.map { .number(Double($0)) } ?? .null,
-                                       "tokensOut": tokensOut.map { .number(Double($0)) } ?? .null,
+                                args: ["model": .string(reply.modelID), "tokensIn": reply.usage.map { .number(Double($0.promptTokens)) } ?? .null,
+                                       "tokensOut": reply.usage.map { .number(Double($0.completionTokens)) } ?? .null,
                                        "cachedTokens": reply.usage?.cachedPromptTokens.map { .number(Double($0)) } ?? .null])
-                    messages.append(ChatMessage(.assistant, reply.text))
+                    run.usage.add(reply.usage)
+                    run.modelID = reply.modelID
+                    messages.append(.assistant(reply.text))
+                    run.messages.append(.assistant(reply.text))
                     action = machine.modelAnswered(parsed, text: reply.text)
-                } catch is CancellationError {
-                    transcript?.append(.cancelled(turn: turn))
-                    return .cancelled
                 } catch {
-                    if Task.isCancelled {
-                        transcript?.append(.cancelled(turn: turn))
-                        return .cancelled
+                    if error is CancellationError || Task.isCancelled {
+                        record(.cancelled(.init(turn: turn)))
+                        return run
                     }
+                    run.modelError = error
                     action = machine.modelFailed("\(error)")
                 }
             case .runTools(let turn, let calls):
-                var ids: [String] = []
-                for call in calls {
-                    callNumber += 1
-                    ids.append("call-\(callNumber)")
-                    transcript?.append(.toolCall(turn: turn, id: ids.last!, tool: call.tool, arguments: call.arguments, violations: []))
+                let ids = calls.map { _ in nextCallID() }
+                for (call, id) in zip(calls, ids) {
+                    record(.toolCall(.init(turn: turn, id: id, tool: call.tool, arguments: call.arguments)))
                 }
-                progress("turn \(turn): " + calls.map(\.tool).joined(separator: ", ") + "…")
+                observe(.toolsStarted(turn: turn, tools: calls.map(\.tool)))
                 let outcomes = await runConcurrently(calls, ids: ids)
-                messages.append(ChatMessage(.user, feedback(outcomes)))
+                let feedback = Self.feedback(outcomes, summarize: summarize)
+                messages.append(.user(feedback))
+                run.messages.append(.user(feedback))
                 action = machine.toolsFinished(outcomes)
             case .finish(let content, let turns):
-                transcript?.append(.response(content, turns: turns))
-                return .finished(content, turns: turns)
+                record(.response(.init(content: content, turns: turns)))
+                run.outcome = .finished(content, turns: turns)
+                return run
             case .fail(let message):
-                transcript?.append(.error(message))
-                return .failed(message)
+                record(.error(.init(message: message)))
+                run.outcome = .failed(message)
+                return run
             }
         }
     }
 
-    /// One constrained turn, streamed to `onText`.
+    /// One constrained turn, streamed to the observer.
     private func respond(_ messages: [ChatMessage], schema: GeneratedContent, turn: Int) async throws -> ModelResponse {
         let request = ModelRequest(messages: messages, schema: try GenerationSchema(json: schema), options: options)
         for try await event in model.generate(request) {
             switch event {
-            case .text(let delta): onText(turn, delta)
+            case .text(let delta): observe(.text(turn: turn, delta))
             case .completed(let response): return response
             }
         }
@@ -116,7 +118,8 @@ public struct AgentLoop: Sendable {
         throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
     }
 
-    private func runConcurrently(_ calls: [ToolCallRequest], ids: [String]) async -> [AgentStateMachine.ToolOutcome] {
+    /// Runs `calls` concurrently, recording each output as it arrives; outcomes in call order.
+    func runConcurrently(_ calls: [ToolCallRequest], ids: [String]) async -> [AgentStateMachine.ToolOutcome] {
         await withTaskGroup(of: (Int, AgentStateMachine.ToolOutcome).self) { group in
             for (index, call) in calls.enumerated() {
                 group.addTask {
@@ -124,8 +127,8 @@ public struct AgentLoop: Sendable {
                     let traceStart = trace?.now() ?? 0
                     let run = await tools.run(call)
                     let latency = Date().timeIntervalSince(start) * 1000
-                    transcript?.append(.toolOutput(id: ids[index], tool: call.tool, result: run.result, error: run.error,
-                                                   latencyMs: latency, restarts: run.workerRestarts))
+                    record(.toolOutput(.init(id: ids[index], tool: call.tool, result: run.result, error: run.error,
+                                             latencyMs: latency, workerRestarts: run.workerRestarts)))
                     trace?.span(call.tool, category: "tool", track: "tools", start: traceStart, end: trace?.now() ?? 0,
                                 args: ["arguments": call.arguments, "ok": .bool(run.error == nil)])
                     return (index, AgentStateMachine.ToolOutcome(call: call, result: run.result, error: run.error))
@@ -137,19 +140,59 @@ public struct AgentLoop: Sendable {
         }
     }
 
-    /// What the model reads after its calls: compact results (verbose outputs slow the next turn).
-    func feedback(_ outcomes: [AgentStateMachine.ToolOutcome]) -> String {
+    /// What the model reads after calls: compact results (verbose outputs slow the next turn).
+    static func feedback(_ outcomes: [AgentStateMachine.ToolOutcome], summarize: (String, GeneratedContent) -> GeneratedContent) -> String {
         outcomes.map { outcome in
             if let result = outcome.result { return "\(outcome.call.tool) returned: \(summarize(outcome.call.tool, result).jsonString)" }
             return "\(outcome.call.tool) failed: \(outcome.error ?? "unknown error")"
         }.joined(separator: "\n")
     }
 
-    private func turnNumber(_ action: AgentStateMachine.Action) -> Int {
+    private static func turnNumber(_ action: AgentStateMachine.Action) -> Int {
         switch action {
         case .generate(let turn, _, _), .repair(let turn, _, _, _), .runTools(let turn, _): turn
         case .finish(_, let turns): turns
         case .fail: 0
         }
+    }
+}
+
+extension AgentLoop {
+    /// One free-text turn, for a session without tools asked for text: no schema, no loop.
+    func plainTurn(_ conversation: [ChatMessage]) async -> Run {
+        var run = Run(outcome: .cancelled)
+        observe(.turnStarted(turn: 1, finalOnly: true))
+        let start = Date()
+        do {
+            var reply: ModelResponse?
+            for try await event in model.generate(ModelRequest(messages: conversation, options: options)) {
+                switch event {
+                case .text(let delta): observe(.text(turn: 1, delta))
+                case .completed(let response): reply = response
+                }
+            }
+            guard let reply else {
+                try Task.checkCancellation()
+                throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
+            }
+            record(.modelTurn(.init(
+                turn: 1, text: reply.text, parsed: nil, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
+                cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens,
+                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason)))
+            record(.response(.init(content: .string(reply.text), turns: 1)))
+            run.usage.add(reply.usage)
+            run.modelID = reply.modelID
+            run.messages = [.assistant(reply.text)]
+            run.outcome = .finished(.string(reply.text), turns: 1)
+        } catch {
+            if error is CancellationError || Task.isCancelled {
+                record(.cancelled(.init(turn: 1)))
+                return run
+            }
+            record(.error(.init(message: "the model failed: \(error)")))
+            run.modelError = error
+            run.outcome = .failed("the model failed: \(error)")
+        }
+        return run
     }
 }

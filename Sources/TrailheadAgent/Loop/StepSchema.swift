@@ -27,15 +27,20 @@ public struct StepSchema: Sendable {
     public var final: GeneratedContent?
     /// Offer a branch with several calls at once (run concurrently) when > 1.
     public var maximumCalls: Int
+    /// Whether the final answer is written as `{"final": …}` (false when there are no tools:
+    /// the answer is then the output schema itself).
+    public var wrapsFinal: Bool
 
-    public init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1) {
+    public init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1, wrapsFinal: Bool = true) {
         self.tools = tools
         self.final = final
         self.maximumCalls = maximumCalls
+        self.wrapsFinal = wrapsFinal
     }
 
     /// The step schema as a JSON Schema document of Trailhead's subset.
     public var json: GeneratedContent {
+        if !wrapsFinal, let final { return final }
         let toolBranches = tools.map(Self.branch)
         var branches = toolBranches
         if maximumCalls > 1, !toolBranches.isEmpty {

@@ -24,7 +24,7 @@ public final class TranscriptWriter: @unchecked Sendable {
     deinit { close(fd) }
 
     /// Writes one entry as one line.
-    public func append(_ entry: TranscriptEntry) {
+    public func append(_ entry: Transcript.Entry) {
         let line = entry.content.jsonString + "\n"
         lock.lock()
         defer { lock.unlock() }
@@ -44,17 +44,17 @@ public final class TranscriptWriter: @unchecked Sendable {
 public enum TranscriptReader {
     /// Every entry of the file. A malformed line is an error naming its line number, except a
     /// last line cut short by an interruption, which is skipped and reported in `truncated`.
-    public static func read(path: String) throws(TranscriptError) -> (entries: [TranscriptEntry], truncated: Bool) {
+    public static func read(path: String) throws(TranscriptError) -> (entries: [Transcript.Entry], truncated: Bool) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TranscriptError("cannot read transcript \(path)")
         }
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        var entries: [TranscriptEntry] = []
+        var entries: [Transcript.Entry] = []
         var truncated = false
         for (index, line) in lines.enumerated() where !line.isEmpty {
             let isLast = index == lines.count - 1
             do {
-                entries.append(try TranscriptEntry(content: try GeneratedContent(json: line)))
+                entries.append(try Transcript.Entry(content: try GeneratedContent(json: line)))
             } catch let error as JSONSyntaxError {
                 if isLast { truncated = true; continue }
                 throw TranscriptError("\(path):\(index + 1): not JSON: \(error)")

@@ -8,7 +8,9 @@ struct DoctorCommand: Command {
     static let configuration = CommandConfiguration(
         name: "doctor",
         summary: "Check models, plugins and caches, and say how to fix what is missing.",
-        discussion: "Exits 0 when the default local model is available, 3 otherwise.",
+        discussion: """
+            Runs the smoke test of llama-server (as `agent model check`) on every installed local             model. Exits 0 when the default local model is available and passes it, 3 otherwise.
+            """,
         options: [
             .option("model", valueName: "MODEL", repeatable: true, help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B)."),
             .option("api-key-env", valueName: "VAR", help: "The environment variable holding that model's API key."),
@@ -32,14 +34,25 @@ struct DoctorCommand: Command {
         }
         var modelReports: [GeneratedContent] = []
         var defaultAvailable = false
+        var checkSummaries: [Int: String] = [:]
         for (index, model) in models.enumerated() {
             let availability = runAsync { await model.availability }
-            if index == 0 { defaultAvailable = availability.isAvailable }
             var report: JSONObject = ["id": .string(model.id), "available": .bool(availability.isAvailable)]
             if case .unavailable(let reason) = availability {
                 report["reason"] = .string(reason.description)
                 report["fix"] = reason.fix.map { .string($0) } ?? .null
             }
+            // The build's smoke test, run again here: a binary this CPU cannot run is found now,
+            // with its fix, rather than in the middle of a plan.
+            var smokeTestPassed = availability.isAvailable
+            if let local = model as? LocalModel, case .success = local.configuration.assets.locate(local.configuration.model) {
+                let check = runAsync { await LocalServerCheck.run(model: local.configuration.model, assets: local.configuration.assets) }
+                report["check"] = check.content(modelName: local.configuration.model.name)
+                checkSummaries[index] = check.summary(modelName: local.configuration.model.name, context: context)
+                smokeTestPassed = check.passed
+                if !check.passed { report["available"] = false }
+            }
+            if index == 0 { defaultAvailable = smokeTestPassed }
             // One managed server at a time: it belongs to the model whose file it serves.
             if let local = model as? LocalModel, let running = runAsync({ await local.status() }),
                 running.modelPath == local.configuration.assets.modelPath(local.configuration.model)
@@ -65,13 +78,14 @@ struct DoctorCommand: Command {
             context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "plugins": .array(pluginReports), "caches": .array(cacheReports)]).jsonString)
         } else {
             context.stdout.line(context.styled("Models", .bold))
-            for report in modelReports {
+            for (index, report) in modelReports.enumerated() {
                 let ok = report["available"] == true
                 let mark = ok ? context.styled("ok", .green) : context.styled("missing", .red)
                 var line = "  \(mark)  \(report["id"]?.stringValue ?? "")"
                 if let running = report["running"] { line += "  running at \(running["endpoint"]?.stringValue ?? "") (pid \(running["pid"]?.intValue ?? 0))" }
                 context.stdout.line(line)
                 if let reason = report["reason"]?.stringValue { context.stdout.line("        \(reason)") }
+                if let summary = checkSummaries[index] { context.stdout.line("        smoke test: \(summary)") }
             }
             context.stdout.line(context.styled("Plugins", .bold) + " (\(folders.manifests))")
             if pluginReports.isEmpty { context.stdout.line("  none: run `make` to install the bundled plugins") }

@@ -13,7 +13,7 @@ struct ModelCommand: Command {
             demand, is reused by later commands (state in $TRAILHEAD_CACHE/run/local-model.json) \
             and stops by itself after --idle-minutes without requests (default 10).
             """,
-        subcommands: [ModelStatusCommand.self, ModelStartCommand.self, ModelStopCommand.self, ModelPrewarmCommand.self])
+        subcommands: [ModelStatusCommand.self, ModelStartCommand.self, ModelStopCommand.self, ModelPrewarmCommand.self, ModelCheckCommand.self])
 
     /// Options shared by the subcommands.
     static let options: [OptionSpec] = [

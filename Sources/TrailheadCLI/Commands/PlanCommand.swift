@@ -3,6 +3,7 @@ import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
 import TrailheadTools
+import TripPlanner
 
 /// `agent plan LANDMARK`: plans a trip with the enabled tool plugins and a model.
 struct PlanCommand: Command {
@@ -45,7 +46,8 @@ struct PlanCommand: Command {
         let registry = ToolRegistry(.init(pluginsFolder: options.folders.plugins, manifestsFolder: options.folders.manifests,
                                           home: CommonOptions.home(context: context)))
         defer { registry.shutdown() }
-        let tools = try enabledTools(options.toolPlugins, registry: registry)
+        let tools: [PluginTool]
+        do { tools = try registry.sessionTools(plugins: options.toolPlugins) } catch { throw CommandError(error.message, exitCode: .usage) }
         let model = try options.makeModel()
         let progress = Progress(context: context)
 
@@ -57,10 +59,6 @@ struct PlanCommand: Command {
             return .noModel
         }
 
-        let planner = TripPlanner(
-            request: options.request,
-            tools: tools.map { .init(name: $0.name, description: $0.manifest.description, arguments: $0.manifest.arguments) },
-            includeSchemaInPrompt: options.includeSchema, maximumTurns: options.maximumTurns)
         let transcriptPath = options.transcriptPath(home: CommonOptions.home(context: context))
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
@@ -69,36 +67,21 @@ struct PlanCommand: Command {
         }
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
-        var recorded = options.request.content
-        if case .object(var fields) = recorded {
-            fields["plugins"] = .array(options.toolPlugins.map { .string($0) })
-            fields["includeSchema"] = .bool(options.includeSchema)
-            fields["maxTurns"] = .number(Double(options.maximumTurns))
-            recorded = .object(fields)
-        }
-        transcript.append(.instructions(planner.instructions, tools: tools.map(\.name), outputSchema: planner.outputSchema, request: recorded))
 
         let streaming = options.stream && context.stdout.isTerminal && options.format == .text
         let view = StreamView(enabled: streaming, output: context.stdout)
         let places = PlaceIndex()
-        var loop = AgentLoop(
-            model: model, options: options.generation, tools: RegistryToolRunner(registry: registry, places: places),
-            transcript: transcript, trace: trace,
-            progress: { progress.report($0) },
-            onText: { turn, delta in view.append(turn: turn, delta) })
-        loop.summarize = TripPlanner.summarize
-        let runner = loop
-
-        let outcome = runAsync {
-            if let trace {
-                try? await trace.measure("prewarm", category: "model", track: "model") {
-                    try await model.prewarm(prefix: [.system(planner.instructions)])
-                }
-            } else {
-                try? await model.prewarm(prefix: [.system(planner.instructions)])
-            }
-            return await runner.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine())
-        }
+        let planner = TripPlanner(request: options.request, includeSchemaInPrompt: options.includeSchema, maximumTurns: options.maximumTurns)
+        let run = TripPlanRun(
+            planner: planner, model: model, tools: tools, options: options.generation, transcript: transcript, trace: trace,
+            recording: TripPlanRun.recording(request: options.request, plugins: options.toolPlugins, includeSchema: options.includeSchema,
+                                             maximumTurns: options.maximumTurns, options: options.generation),
+            onEvent: { event in
+                progress.report(event)
+                if case .entry(let entry) = event { places.record(entry) }
+            },
+            onSnapshot: { view.update($0) })
+        let outcome = run.run()
         progress.done()
         switch outcome {
         case .finished(let itinerary, let turns):
@@ -117,20 +100,6 @@ struct PlanCommand: Command {
             context.stderr.line("agent: cancelled; transcript: \(transcriptPath)")
             return ExitCode(130)
         }
-    }
-
-    /// The tools of the plugins named by --tools; an unknown or refused plugin is an error.
-    static func enabledTools(_ names: [String], registry: ToolRegistry) throws -> [RegisteredTool] {
-        var tools: [RegisteredTool] = []
-        for name in names {
-            guard let record = registry.plugin(named: name) else {
-                let known = registry.plugins.compactMap(\.manifest?.plugin).joined(separator: ", ")
-                throw CommandError("no tool plugin named '\(name)' (installed: \(known.isEmpty ? "none" : known))", exitCode: .usage)
-            }
-            guard record.status.isOK else { throw CommandError("plugin '\(name)' is \(record.status)") }
-            tools += registry.tools.filter { $0.plugin == name && !$0.manifest.needsApproval && !TripPlanner.unusedTools.contains($0.name) }
-        }
-        return tools
     }
 
     /// With no model, the landmark's offline description from the points-of-interest data.

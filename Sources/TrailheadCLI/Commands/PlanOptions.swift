@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
+import TripPlanner
 
 /// `agent plan`'s options, checked: a bad value is a usage error naming the option.
 struct PlanOptions {

@@ -24,11 +24,11 @@ struct TranscriptShowCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let path = context.absolutePath(arguments.positional("FILE")!)
-        let (entries, truncated): ([TranscriptEntry], Bool)
+        let (entries, truncated): ([Transcript.Entry], Bool)
         do {
             (entries, truncated) = try TranscriptReader.read(path: path)
         } catch {
-            throw CommandError(error.message)
+            throw CommandError(error.description)
         }
         if arguments.flag("json") {
             let document: GeneratedContent = ["entries": .array(entries.map(\.content)), "truncated": .bool(truncated)]
@@ -48,39 +48,39 @@ struct TranscriptRenderer {
     /// Longest text shown before "…"; nil shows everything.
     var limit: Int?
 
-    func render(_ entry: TranscriptEntry) -> String {
-        switch entry.kind {
-        case .instructions:
-            let tools = entry["tools"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
-            return heading("instructions") + "  tools: \(tools)\n" + indent(short(entry["text"]?.stringValue ?? ""))
-        case .prompt:
-            return heading("prompt") + "\n" + indent(entry["text"]?.stringValue ?? "")
-        case .modelTurn:
-            var cost: [String] = [entry["model"]?.stringValue ?? "model"]
-            if let tokensIn = entry["tokensIn"]?.intValue, let tokensOut = entry["tokensOut"]?.intValue {
-                cost.append("\(tokensIn) → \(tokensOut) tokens")
+    func render(_ entry: Transcript.Entry) -> String {
+        switch entry {
+        case .instructions(let instructions):
+            return heading("instructions") + "  tools: \(instructions.tools.joined(separator: ", "))\n" + indent(short(instructions.text))
+        case .prompt(let prompt):
+            return heading("prompt") + "\n" + indent(prompt.text)
+        case .modelTurn(let turn):
+            var cost: [String] = [turn.model]
+            if let tokensIn = turn.tokensIn, let tokensOut = turn.tokensOut {
+                cost.append("\(tokensIn)\(turn.cachedTokensIn.map { " (\($0) cached)" } ?? "") → \(tokensOut) tokens")
             }
-            if let ms = entry["latencyMs"]?.doubleValue { cost.append(Self.duration(ms)) }
-            let parsed = entry["parsed"] == nil ? context.styled(" (not JSON)", .red) : ""
-            return heading("turn \(entry["turn"]?.intValue ?? 0)") + context.styled(cost.joined(separator: ", "), .dim) + parsed + "\n"
-                + indent(short(entry["text"]?.stringValue ?? ""))
-        case .toolCall:
-            let mark = entry["valid"]?.boolValue == false ? context.styled("invalid: ", .red) + (entry["violations"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "; ") ?? "") : ""
-            return "  " + context.styled("→ \(entry["tool"]?.stringValue ?? "?")", .cyan) + " \(short(entry["arguments"]?.jsonString ?? "{}")) \(mark)\n"
-        case .toolOutput:
-            let ms = entry["latencyMs"]?.doubleValue.map(Self.duration) ?? ""
-            if let error = entry["error"]?.stringValue {
-                return "  " + context.styled("✗ \(entry["tool"]?.stringValue ?? "?") failed", .red) + " (\(ms)): \(short(error))\n"
+            cost.append(Self.duration(turn.latencyMs))
+            if turn.finishReason == "length" { cost.append(context.styled("cut at the token limit", .red)) }
+            let parsed = turn.parsed == nil ? context.styled(" (not JSON)", .red) : ""
+            return heading("turn \(turn.turn)") + context.styled(cost.joined(separator: ", "), .dim) + parsed + "\n" + indent(short(turn.text))
+        case .toolCall(let call):
+            let mark = call.valid ? "" : context.styled("invalid: ", .red) + (call.violations ?? []).joined(separator: "; ")
+            let origin = call.prefetched == true ? context.styled(" (from the request)", .dim) : ""
+            return "  " + context.styled("→ \(call.tool)", .cyan) + " \(short(call.arguments.jsonString))\(origin) \(mark)\n"
+        case .toolOutput(let output):
+            let ms = Self.duration(output.latencyMs)
+            if let error = output.error {
+                return "  " + context.styled("✗ \(output.tool) failed", .red) + " (\(ms)): \(short(error))\n"
             }
-            return "  " + context.styled("← \(entry["tool"]?.stringValue ?? "?")", .green) + " (\(ms)) \(short(entry["result"]?.jsonString ?? "null"))\n"
-        case .repair:
-            return "  " + context.styled("↺ repair:", .yellow) + " \(short(entry["message"]?.stringValue ?? ""))\n"
-        case .response:
-            return heading("response") + "\n" + indent(entry["content"]?.prettyJSONString ?? "")
-        case .error:
-            return heading("error") + "\n" + indent(context.styled(entry["message"]?.stringValue ?? "", .red))
-        case .cancelled:
-            return heading("cancelled") + "\n" + indent("at turn \(entry["turn"]?.intValue ?? 0)")
+            return "  " + context.styled("← \(output.tool)", .green) + " (\(ms)) \(short(output.result?.jsonString ?? "null"))\n"
+        case .repair(let repair):
+            return "  " + context.styled("↺ repair:", .yellow) + " \(short(repair.message))\n"
+        case .response(let response):
+            return heading("response") + "\n" + indent(response.content.prettyJSONString)
+        case .error(let failure):
+            return heading("error") + "\n" + indent(context.styled(failure.message, .red))
+        case .cancelled(let cancellation):
+            return heading("cancelled") + "\n" + indent("at turn \(cancellation.turn)")
         }
     }
 

@@ -3,6 +3,7 @@ import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
 import TrailheadTools
+import TripPlanner
 
 /// `agent transcript replay FILE`: runs a recorded plan again with the recorded model outputs
 /// and the live tools, and reports every difference (a tool that now answers otherwise, a turn
@@ -20,38 +21,40 @@ struct TranscriptReplayCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let path = context.absolutePath(arguments.positional("FILE")!)
-        let recorded: [TranscriptEntry]
-        do { recorded = try TranscriptReader.read(path: path).entries } catch { throw CommandError(error.message) }
-        guard let session = recorded.first(where: { $0.kind == .instructions }), let requestContent = session["request"],
-              let request = TripRequest(content: requestContent)
+        let recorded: [Transcript.Entry]
+        do { recorded = try TranscriptReader.read(path: path).entries } catch { throw CommandError(error.description) }
+        guard case .instructions(let session)? = recorded.first(where: { $0.kind == .instructions }), let recording = session.request,
+              let request = TripRequest(content: recording)
         else { throw CommandError("\(path) has no recorded request (an instructions entry with \"request\"): it cannot be replayed") }
 
         let folders = CommonOptions.folders(arguments, context: context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
         defer { registry.shutdown() }
-        let recordedTools = session["tools"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        var tools: [TripPlanner.ToolInfo] = []
-        for name in recordedTools {
-            guard let tool = registry.tool(named: name) else { throw CommandError("the tool '\(name)' of the recording is not available now") }
-            tools.append(.init(name: name, description: tool.manifest.description, arguments: tool.manifest.arguments))
+        // The plugins the plan enabled (older recordings list only their tools).
+        let plugins = recording["plugins"]?.arrayValue?.compactMap(\.stringValue)
+        let tools: [PluginTool]
+        do {
+            tools = try registry.sessionTools(plugins: plugins).filter { plugins != nil || session.tools.contains($0.name) }
+        } catch { throw CommandError("the recording's tools are not available now: \(error)") }
+        for name in session.tools where !tools.contains(where: { $0.name == name }) {
+            throw CommandError("the tool '\(name)' of the recording is not available now")
         }
-        let planner = TripPlanner(request: request, tools: tools,
-                                  includeSchemaInPrompt: requestContent["includeSchema"]?.boolValue ?? false,
-                                  maximumTurns: requestContent["maxTurns"]?.intValue ?? 10)
         let model: ScriptedModel
         do { model = try ScriptedModel(path: path) } catch { throw CommandError("\(error)") }
         let out = arguments.value(of: "out").map(context.absolutePath)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-replay-\(UUID().uuidString).jsonl").path
         let transcript: TranscriptWriter
-        do { transcript = try TranscriptWriter(path: out) } catch { throw CommandError(error.message) }
-        transcript.append(.instructions(planner.instructions, tools: recordedTools, outputSchema: planner.outputSchema, request: requestContent))
-        var loop = AgentLoop(model: model, tools: RegistryToolRunner(registry: registry, places: PlaceIndex()), transcript: transcript)
-        loop.summarize = TripPlanner.summarize
-        let runner = loop
-        _ = runAsync { await runner.run(instructions: planner.instructions, prompt: planner.prompt, machine: planner.makeStateMachine()) }
+        do { transcript = try TranscriptWriter(path: out) } catch { throw CommandError(error.description) }
+        let planner = TripPlanner(
+            request: request, includeSchemaInPrompt: recording["includeSchema"]?.boolValue ?? false,
+            maximumTurns: recording["maxTurns"]?.intValue ?? 10)
+        let run = TripPlanRun(
+            planner: planner, model: model, tools: tools, options: TripPlanRun.options(recordedIn: recording), transcript: transcript,
+            trace: nil, recording: recording)
+        _ = run.run()
 
-        let replayed: [TranscriptEntry]
-        do { replayed = try TranscriptReader.read(path: out).entries } catch { throw CommandError(error.message) }
+        let replayed: [Transcript.Entry]
+        do { replayed = try TranscriptReader.read(path: out).entries } catch { throw CommandError(error.description) }
         let differences = TranscriptComparison.differences(recorded: recorded, replayed: replayed)
         let turns = replayed.filter { $0.kind == .modelTurn }.count
         let calls = replayed.filter { $0.kind == .toolCall }.count
@@ -68,9 +71,9 @@ struct TranscriptReplayCommand: Command {
 /// What a replay compares: the prompt, the calls and their outputs, repairs, and the outcome —
 /// in order, ignoring timestamps, latencies and models.
 enum TranscriptComparison {
-    static func differences(recorded: [TranscriptEntry], replayed: [TranscriptEntry]) -> [String] {
-        let a = recorded.compactMap(signature)
-        let b = replayed.compactMap(signature)
+    static func differences(recorded: [Transcript.Entry], replayed: [Transcript.Entry]) -> [String] {
+        let a = inCallOrder(recorded).compactMap(signature)
+        let b = inCallOrder(replayed).compactMap(signature)
         var found: [String] = []
         for index in 0..<max(a.count, b.count) {
             let left = index < a.count ? a[index] : "(nothing)"
@@ -80,14 +83,30 @@ enum TranscriptComparison {
         return found
     }
 
-    private static func signature(_ entry: TranscriptEntry) -> String? {
-        switch entry.kind {
-        case .prompt: "prompt \(entry["text"]?.stringValue ?? "")"
-        case .toolCall: "call \(entry["tool"]?.stringValue ?? "") \(entry["arguments"]?.jsonString ?? "")"
-        case .toolOutput: "output \(entry["tool"]?.stringValue ?? "") " + (entry["result"]?.jsonString ?? "error: " + (entry["error"]?.stringValue ?? ""))
-        case .repair: "repair \(entry["message"]?.stringValue ?? "")"
-        case .response: "response \(entry["content"]?.jsonString ?? "")"
-        case .error: "error \(entry["message"]?.stringValue ?? "")"
+    /// Concurrent calls record their outputs as they arrive: consecutive outputs are compared in
+    /// the order of their calls.
+    private static func inCallOrder(_ entries: [Transcript.Entry]) -> [Transcript.Entry] {
+        var ordered: [Transcript.Entry] = []
+        var outputs: [Transcript.ToolOutput] = []
+        func flush() {
+            ordered += outputs.sorted { ($0.id.count, $0.id) < ($1.id.count, $1.id) }.map { .toolOutput($0) }
+            outputs = []
+        }
+        for entry in entries {
+            if case .toolOutput(let output) = entry { outputs.append(output) } else { flush(); ordered.append(entry) }
+        }
+        flush()
+        return ordered
+    }
+
+    private static func signature(_ entry: Transcript.Entry) -> String? {
+        switch entry {
+        case .prompt(let prompt): "prompt \(prompt.text)"
+        case .toolCall(let call): "call \(call.tool) \(call.arguments.jsonString)"
+        case .toolOutput(let output): "output \(output.tool) " + (output.result?.jsonString ?? "error: " + (output.error ?? ""))
+        case .repair(let repair): "repair \(repair.message)"
+        case .response(let response): "response \(response.content.jsonString)"
+        case .error(let failure): "error \(failure.message)"
         case .instructions, .modelTurn, .cancelled: nil
         }
     }

@@ -1,27 +1,22 @@
-import TrailheadAgent
 import TrailheadSchema
+import TripPlanner
 
 /// Shows an itinerary on a terminal while the model writes it.
 ///
-/// The final turn's text (`{"final": {…}}`) goes through the partial-JSON parser; each snapshot is
-/// rendered as text, and only what extends what is already on screen is printed. A snapshot
-/// that would rewrite shown text (rare: a field completing differently) waits for the next one,
-/// and `finish` prints whatever remains of the complete itinerary.
+/// Each snapshot of the session's stream is rendered as text, and only what extends what is
+/// already on screen is printed. A snapshot that would rewrite shown text (rare: a field
+/// completing differently) waits for the next one, and `finish` prints whatever remains of the
+/// complete itinerary.
 struct StreamingItinerary {
-    private var parser = PartialJSONParser()
     private var shown = ""
-    private var failed = false
     private let write: (String) -> Void
 
     init(write: @escaping (String) -> Void) { self.write = write }
 
-    /// Takes the next piece of the final turn's text.
-    mutating func append(_ delta: String) {
-        guard !failed else { return }
-        do { try parser.append(delta) } catch { failed = true; return }
-        guard let snapshot = parser.snapshot()?["final"] else { return }
+    /// Takes the next snapshot of the itinerary being written.
+    mutating func update(_ snapshot: GeneratedContent) {
         // The last value of a snapshot may still be growing; show only finished ones.
-        show(ItineraryFormat.text.render(parser.isComplete ? snapshot : Self.droppingLastLeaf(snapshot)))
+        show(ItineraryFormat.text.render(Self.droppingLastLeaf(snapshot)))
     }
 
     /// Prints the rest of the finished itinerary.

@@ -56,28 +56,24 @@ public struct ModelAssets: Sendable, Hashable {
     /// Where the managed server's state file, log and last-use stamp live.
     public var runDirectory: String { cacheDirectory + "/run" }
 
-    /// The binary the build script makes for this CPU (it is built with -march=native, so a
-    /// binary built for another CPU is not used).
+    /// How `Scripts/build-llama-server.sh` builds llama-server by default: every ggml CPU variant
+    /// as a library beside the binary, the best one this CPU can run chosen when it starts (as
+    /// llama.cpp's releases do), and only variants that pass the smoke test kept. The name is the
+    /// cache key, with a revision: a binary of an older recipe (e.g. `-march=native`, which died
+    /// with SIGILL on a VM that advertises AMX) is never reused.
+    public static let llamaServerFlavour = "portable-r1"
+
+    /// The installed llama-server (`$TRAILHEAD_LLAMA_SERVER` when set).
     public var llamaServerPath: String {
         if let llamaServerOverride { return llamaServerOverride }
-        return cacheDirectory + "/llama-server/\(Self.llamaCppPythonVersion)-\(Self.cpuTag())/llama-server"
+        return cacheDirectory + "/llama-server/\(Self.llamaCppPythonVersion)-\(Self.llamaServerFlavour)-\(Self.machine())/llama-server"
     }
 
-    /// The same tag as the build script: the first 12 hex digits of the sha256 of the first
-    /// `model name` line of /proc/cpuinfo (with its newline), or of `uname -m`.
-    static func cpuTag() -> String {
-        var line = ""
-        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-            let found = info.split(separator: "\n", omittingEmptySubsequences: false).first(where: { $0.contains("model name") })
-        {
-            line = String(found) + "\n"
-        } else {
-            var name = utsname()
-            uname(&name)
-            let machine = withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            line = machine + "\n"
-        }
-        return String(SHA256.hex(of: Array(line.utf8)).prefix(12))
+    /// `uname -m` (x86_64, aarch64), as the build script names it.
+    static func machine() -> String {
+        var name = utsname()
+        uname(&name)
+        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// The server binary and the model file, or why they cannot be used and how to fix it.
@@ -87,14 +83,14 @@ public struct ModelAssets: Sendable, Hashable {
             return .failure(
                 .notInstalled(
                     what: "llama-server (\(server))",
-                    fix: "`make run` (or Scripts/build-llama-server.sh)"))
+                    fix: "`make model` (or Scripts/build-llama-server.sh)"))
         }
         let path = modelPath(model)
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(
                 .notInstalled(
                     what: "the model \(model.name) (\(path))",
-                    fix: "`make run` (or Scripts/fetch-models.sh \(model.fetchArgument))"))
+                    fix: "`make model` (or Scripts/fetch-models.sh \(model.fetchArgument))"))
         }
         return .success((server, path))
     }

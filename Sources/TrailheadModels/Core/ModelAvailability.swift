@@ -23,11 +23,16 @@ public enum UnavailableReason: Error, Sendable, Equatable, CustomStringConvertib
     case notConfigured(detail: String, fix: String)
     /// The backend cannot run here at all.
     case unsupported(detail: String)
+    /// This machine cannot run the installed server binary (it was killed by SIGILL: built for
+    /// instructions this CPU does not allow); `fix` rebuilds it.
+    case cannotRunHere(detail: String, fix: String)
+    /// The server crashed (another fatal signal) and will not be started again until `fix`.
+    case serverFailed(detail: String, fix: String)
 
     /// One command or step that fixes it, when there is one.
     public var fix: String? {
         switch self {
-        case .notInstalled(_, let fix), .notConfigured(_, let fix): fix
+        case .notInstalled(_, let fix), .notConfigured(_, let fix), .cannotRunHere(_, let fix), .serverFailed(_, let fix): fix
         case .unreachable: "start the server, or check the URL"
         case .unsupported: nil
         }
@@ -39,6 +44,8 @@ public enum UnavailableReason: Error, Sendable, Equatable, CustomStringConvertib
         case .unreachable(let endpoint, let detail): "\(endpoint) is not reachable (\(detail))"
         case .notConfigured(let detail, let fix): "\(detail) — \(fix)"
         case .unsupported(let detail): "unsupported: \(detail)"
+        case .cannotRunHere(let detail, let fix): "\(detail) — run \(fix)"
+        case .serverFailed(let detail, let fix): "the server failed: \(detail) — run \(fix)"
         }
     }
 }

@@ -1,10 +1,23 @@
 /// Two models, one preferred: requests go to the preferred one, and to the other when the
-/// preferred one is unavailable or fails before producing any output. A failure after output
-/// has been streamed is not retried elsewhere (the consumer has already seen text), it is
-/// reported. Every final record names the model that actually answered.
+/// preferred one cannot serve them. A failure after output has been streamed is not retried
+/// elsewhere (the consumer has already seen text), it is reported. Every final record names the
+/// model that actually answered.
+///
+/// Firebase AI Logic's inference modes: prefer local is `HybridModel(primary: local, secondary:
+/// remote)` (fall back on any failure), prefer remote is `HybridModel(primary: remote, secondary:
+/// local)` (fall back only when the remote is unreachable — offline, refused, timed out — and
+/// throw on other failures, such as an HTTP error), only local / only remote are the model alone.
 public struct HybridModel: LanguageModel {
     public enum Preference: Sendable {
         case primary, secondary
+    }
+
+    /// When the preferred model's failure sends the request to the other one.
+    public enum Fallback: Sendable {
+        /// Unavailable, or failed in any way before producing output.
+        case onAnyFailure
+        /// Unavailable or unreachable only; other failures are thrown.
+        case whenUnreachable
     }
 
     public let primary: any LanguageModel
@@ -14,14 +27,19 @@ public struct HybridModel: LanguageModel {
     /// paid remote model); `nil` members leave the request's value.
     public let primaryOptions: GenerationOptions
     public let secondaryOptions: GenerationOptions
+    public let fallback: Fallback
 
+    /// - Parameter fallback: default: any failure of a local preferred model, only
+    ///   unreachability of a remote one (Firebase's "prefer on-device" and "prefer cloud").
     public init(
         primary: any LanguageModel, secondary: any LanguageModel, prefer: Preference = .primary,
-        primaryOptions: GenerationOptions = .init(), secondaryOptions: GenerationOptions = .init()
+        primaryOptions: GenerationOptions = .init(), secondaryOptions: GenerationOptions = .init(), fallback: Fallback? = nil
     ) {
         self.primary = primary
         self.secondary = secondary
         self.prefer = prefer
+        let preferred = prefer == .primary ? primary : secondary
+        self.fallback = fallback ?? (preferred is LocalModel || preferred is ScriptedModel ? .onAnyFailure : .whenUnreachable)
         self.primaryOptions = primaryOptions
         self.secondaryOptions = secondaryOptions
     }
@@ -83,7 +101,7 @@ public struct HybridModel: LanguageModel {
                         continuation.finish(throwing: CancellationError())
                         return
                     } catch {
-                        if produced {
+                        if produced || !fallbackAllowed(after: error) {
                             continuation.finish(throwing: error)
                             return
                         }
@@ -103,6 +121,15 @@ public struct HybridModel: LanguageModel {
         }
     }
 
+    /// Whether `error` of the preferred model sends the request to the other one.
+    func fallbackAllowed(after error: any Error) -> Bool {
+        guard fallback == .whenUnreachable else { return true }
+        switch error as? ModelError {
+        case .connection?, .unavailable?, .timedOut?: return true
+        default: return false
+        }
+    }
+
     private static func reason(_ availability: ModelAvailability) -> UnavailableReason {
         if case .unavailable(let reason) = availability { return reason }
         return .unsupported(detail: "unknown")
@@ -115,4 +142,11 @@ public struct HybridError: Error, CustomStringConvertible {
     public var second: any Error
 
     public var description: String { "both models failed: \(first); then \(second)" }
+}
+
+extension LanguageModel where Self == HybridModel {
+    /// Firebase's spelling: `LanguageModelSession(model: .hybridModel(primary: local, secondary: remote))`.
+    public static func hybridModel(primary: any LanguageModel, secondary: any LanguageModel) -> HybridModel {
+        HybridModel(primary: primary, secondary: secondary)
+    }
 }

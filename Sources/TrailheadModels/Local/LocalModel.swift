@@ -22,7 +22,11 @@ public final class LocalModel: LanguageModel, Sendable {
         get async {
             switch configuration.assets.locate(configuration.model) {
             case .failure(let reason): return .unavailable(reason)
-            case .success: return .available
+            case .success(let found):
+                if let crash = LocalServerCrash.read(configuration.crashPath), crash.concerns(server: found.server) {
+                    return .unavailable(crash.reason)
+                }
+                return .available
             }
         }
     }
@@ -82,11 +86,9 @@ public final class LocalModel: LanguageModel, Sendable {
                 }
                 return
             } catch let error as ModelError {
-                guard case .connection = error, !produced, attempt == 1 else {
-                    if case .connection = error { await manager.serverLost() }
-                    throw error
-                }
-                await manager.serverLost()
+                guard case .connection = error else { throw error }
+                if let crash = await manager.serverLost() { throw crash }
+                guard !produced, attempt == 1 else { throw error }
             }
         }
     }

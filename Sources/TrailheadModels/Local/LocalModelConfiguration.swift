@@ -37,4 +37,5 @@ public struct LocalModelConfiguration: Sendable {
     var statePath: String { runDirectory + "/local-model.json" }
     var logPath: String { runDirectory + "/local-model.log" }
     var stampPath: String { runDirectory + "/local-model.last-use" }
+    var crashPath: String { runDirectory + "/local-model.crash.json" }
 }

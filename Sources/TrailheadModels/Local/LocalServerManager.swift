@@ -69,10 +69,22 @@ actor LocalServerManager {
         }
     }
 
-    /// The running server died under a request: forget it so the next request starts anew.
-    func serverLost() {
+    /// The running server broke a request's connection: forget it so the next request starts
+    /// anew. Returns the error to report instead of retrying when the server crashed (a signal
+    /// such as SIGILL would only repeat on a fresh start).
+    func serverLost() async -> ModelError? {
+        let server = lifecycle.runningServer
         _ = lifecycle.serverLost()
         backend = nil
+        guard let server else { return nil }
+        // The connection drops a moment before the process is reaped.
+        let deadline = monotonicSeconds() + 2
+        while ProcessSpawner.isAlive(server.pid), monotonicSeconds() < deadline {
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let ended = ProcessSpawner.termination(of: server.pid), ended.isCrash else { return nil }
+        try? FileManager.default.removeItem(atPath: configuration.statePath)
+        return .localServer(message: recordCrash(ended, while: "answering a request", logTail: logTail()))
     }
 
     /// Stops the server this process uses or the state file names.
@@ -127,6 +139,9 @@ actor LocalServerManager {
         case .success(let found): located = found
         case .failure(let reason): throw ModelError.unavailable(model: modelID, reason: reason)
         }
+        if let crash = LocalServerCrash.read(configuration.crashPath), crash.concerns(server: located.server) {
+            throw ModelError.localServer(message: crash.message)
+        }
         if configuration.verifiesModelFile { try configuration.assets.verify(configuration.model) }
         let port: Int
         if let fixed = configuration.port {
@@ -156,10 +171,13 @@ actor LocalServerManager {
         let deadline = monotonicSeconds() + configuration.startupTimeout
         while monotonicSeconds() < deadline {
             guard ProcessSpawner.isAlive(server.pid) else {
+                let ended = ProcessSpawner.termination(of: server.pid)
                 let tail = logTail()
+                if let ended, ended.isCrash { throw StartFailure(message: recordCrash(ended, while: "starting", logTail: tail), retryable: false) }
                 let portTaken = tail.contains("bind") || tail.contains("in use")
+                let how = ended.map { "\($0)" } ?? "exited"
                 throw StartFailure(
-                    message: "llama-server exited while starting; its log (\(configuration.logPath)) ends:\n\(tail)",
+                    message: "llama-server \(how) while starting; its log (\(configuration.logPath)) ends:\n\(tail)",
                     retryable: portTaken && configuration.port == nil)
             }
             if await health(port: server.port) == 200 { return }
@@ -208,6 +226,17 @@ actor LocalServerManager {
         defer { try? handle.close() }
         _ = try? handle.seekToEnd()
         try? handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Remembers a crash of the current binary (so `availability` can say this CPU cannot run it
+    /// and no later command starts it again until it is rebuilt) and returns the message.
+    private func recordCrash(_ ended: ProcessTermination, while doing: String, logTail: String) -> String {
+        let crash = LocalServerCrash(
+            server: configuration.assets.llamaServerPath, termination: ended, activity: doing,
+            logPath: configuration.logPath, logTail: logTail)
+        try? FileManager.default.createDirectory(atPath: configuration.runDirectory, withIntermediateDirectories: true)
+        crash.write(configuration.crashPath)
+        return crash.message
     }
 
     private func logTail() -> String {

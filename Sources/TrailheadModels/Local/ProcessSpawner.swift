@@ -44,6 +44,7 @@ enum ProcessSpawner {
         guard status == 0 else {
             throw .localServer(message: "cannot start \(executable): \(String(cString: strerror(status)))")
         }
+        _ = terminations.withLock { $0.removeValue(forKey: pid) }
         return pid
     }
 
@@ -80,7 +81,6 @@ enum ProcessSpawner {
         return (exited, String(decoding: output, as: UTF8.self))
     }
 
-    /// True while `pid` is a live process (not a zombie). Reaps it first if it is our child.
     /// Waits for a child on a thread of its own, so one nobody else waits for is reaped when it
     /// exits. Never use it for a child that `isAlive` or `terminate` will wait for.
     static func reapWhenItExits(_ pid: pid_t) {
@@ -90,10 +90,10 @@ enum ProcessSpawner {
         }.start()
     }
 
+    /// True while `pid` is a live process (not a zombie). Reaps it first if it is our child.
     static func isAlive(_ pid: pid_t) -> Bool {
         guard pid > 0 else { return false }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { return false }
+        if termination(of: pid) != nil { return false }
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         // A zombie of another parent still answers kill(0): look at its state.
         if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -104,6 +104,25 @@ enum ProcessSpawner {
         }
         return true
     }
+
+    /// How our child `pid` ended, once it has; nil while it runs, and for a process that is not
+    /// our child (a server started by another `agent` command: only its parent can know).
+    /// Reaps it, and remembers the answer, so asking again gives the same one.
+    static func termination(of pid: pid_t) -> ProcessTermination? {
+        guard pid > 0 else { return nil }
+        return terminations.withLock { known in
+            if let ended = known[pid] { return ended }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            let ended = ProcessTermination(waitStatus: status)
+            known[pid] = ended
+            return ended
+        }
+    }
+
+    /// Children reaped by `termination(of:)`, by pid. A pid is reused only after it was reaped, so
+    /// a new child with an old pid must clear its entry: `spawn` does.
+    private static let terminations = Locked<[pid_t: ProcessTermination]>([:])
 
     /// The executable path of `pid` (Linux `/proc`), to tell our server from a reused pid.
     static func executablePath(_ pid: pid_t) -> String? {

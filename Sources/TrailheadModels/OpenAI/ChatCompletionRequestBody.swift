@@ -23,6 +23,7 @@ enum ChatCompletionRequestBody {
         if stream { body["stream_options"] = ["include_usage": true] }
         if let t = options.temperature { body["temperature"] = .number(t) }
         if let p = options.topP { body["top_p"] = .number(p) }
+        if llamaCpp, let k = options.topK { body["top_k"] = .number(Double(k)) }
         if let s = options.seed { body["seed"] = .number(Double(s)) }
         if let m = options.maxTokens { body["max_tokens"] = .number(Double(m)) }
         switch constraint {

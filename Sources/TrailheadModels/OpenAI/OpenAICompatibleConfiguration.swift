@@ -49,7 +49,7 @@ extension GenerationOptions {
     /// These options with `defaults` filling the gaps.
     func over(_ defaults: GenerationOptions) -> GenerationOptions {
         GenerationOptions(
-            temperature: temperature ?? defaults.temperature, topP: topP ?? defaults.topP,
+            temperature: temperature ?? defaults.temperature, topP: topP ?? defaults.topP, topK: topK ?? defaults.topK,
             seed: seed ?? defaults.seed, maxTokens: maxTokens ?? defaults.maxTokens)
     }
 }

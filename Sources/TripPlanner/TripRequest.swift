@@ -18,6 +18,25 @@ public struct TripRequest: Sendable {
         self.companions = companions
     }
 
+    /// Every day of the window, in order.
+    public var window: [String] {
+        guard let first = ItineraryFormat.parseDay(from), let last = ItineraryFormat.parseDay(to), first <= last else { return [from] }
+        var days: [String] = []
+        var day = first
+        while day <= last, days.count < 400 {
+            days.append(Self.utcDay(day))
+            day = day.addingTimeInterval(86_400)
+        }
+        return days
+    }
+
+    private static func utcDay(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
     /// The request as recorded in a transcript.
     public var content: GeneratedContent {
         ["landmark": .string(landmark), "days": .number(Double(days)), "from": .string(from), "to": .string(to),

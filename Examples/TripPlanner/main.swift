@@ -1,0 +1,185 @@
+// The trip planner of Apple's Foundation Models code-along, written against Trailhead. What the
+// macros did is written by hand: each Generable type declares its schema (the `@Guide`s) and its
+// `PartiallyGenerated` view. The rest reads as the seed does. The seed's tool asked MapKit; this
+// one asks the points-of-interest index, through the bundled plugin.
+//
+//     TripPlanner "Joshua Tree National Park" [--days 3] [--model local|local:test|scripted:FILE]
+import Foundation
+import Trailhead
+
+// MARK: - Guided generation
+
+struct Itinerary: Generable {
+    let title: String
+    let destinationName: String
+    let description: String
+    let rationale: String
+    let days: [DayPlan]
+
+    static let generationSchema = SchemaBuilder.object(properties: [
+        "title": .text(words: 2...8, description: "An exciting name for the trip."),
+        "destinationName": .string(),
+        "description": .text(words: 4...20),
+        "rationale": .text(words: 4...20, description: "An explanation of how the itinerary meets the user's special requests."),
+        "days": .array(of: .generable(DayPlan.self), description: "A list of day-by-day plans.", minItems: 1, maxItems: 7),
+    ]).declaredSchema
+
+    struct PartiallyGenerated: Decodable, Sendable {
+        let title: String?, destinationName: String?, description: String?, rationale: String?, days: [DayPlan.PartiallyGenerated]?
+    }
+}
+
+struct DayPlan: Generable {
+    let title: String
+    let subtitle: String
+    let destination: String
+    let activities: [Activity]
+
+    static let generationSchema = SchemaBuilder.object(properties: [
+        "title": .text(words: 2...8, description: "A unique and exciting title for this day plan."),
+        "subtitle": .text(words: 2...10),
+        "destination": .string(),
+        "activities": .array(of: .generable(Activity.self), count: 3),
+    ]).declaredSchema
+
+    struct PartiallyGenerated: Decodable, Sendable {
+        let title: String?, subtitle: String?, destination: String?, activities: [Activity.PartiallyGenerated]?
+    }
+}
+
+struct Activity: Generable {
+    let type: Kind
+    let title: String
+    let description: String
+
+    static let generationSchema = SchemaBuilder.object(properties: [
+        "type": .enumeration(Kind.self),
+        "title": .text(words: 1...8),
+        "description": .text(words: 3...15),
+    ]).declaredSchema
+
+    struct PartiallyGenerated: Decodable, Sendable { let type: String?, title: String?, description: String? }
+}
+
+enum Kind: String, Codable, CaseIterable {
+    case sightseeing, foodAndDining, shopping, hotelAndLodging
+}
+
+extension Itinerary {
+    static let exampleTripToJapan = Itinerary(
+        title: "Onsen Trip to Japan", destinationName: "Mt. Fuji",
+        description: "Sip tea, relax in hot springs and enjoy scenic views.",
+        rationale: "Hot springs and quiet views suit a slow week.",
+        days: [DayPlan(
+            title: "Sushi and Sightseeing", subtitle: "Spend your final day enjoying sushi", destination: "Mt. Fuji",
+            activities: [
+                Activity(type: .foodAndDining, title: "The Restaurant at Lake Kawaguchi", description: "Savor a bowl of noodles."),
+                Activity(type: .sightseeing, title: "Chureito Pagoda", description: "Climb the steps for views."),
+                Activity(type: .hotelAndLodging, title: "Fuji Onsen Ryokan", description: "Soak in the hot springs."),
+            ])])
+}
+
+// MARK: - Tool calling
+
+struct FindPointsOfInterestTool: Tool {
+    let name = "findPointsOfInterest"
+    let description = "Finds points of interest for a landmark."
+    let landmark: String
+    /// Where places come from (the seed used MapKit).
+    let places: ToolRegistry
+
+    enum Category: String, Codable, CaseIterable {
+        case campground, lodging, cafe, museum, marina, restaurant, viewpoint, hike
+    }
+
+    struct Arguments: Generable {
+        let pointOfInterest: Category
+        let naturalLanguageQuery: String
+        static let generationSchema = SchemaBuilder.object(properties: [
+            "pointOfInterest": .enumeration(Category.self, description: "This is the type of destination to look up for."),
+            "naturalLanguageQuery": .text(words: 1...5, description: "The natural language query of what to search for."),
+        ]).declaredSchema
+    }
+
+    func call(arguments: Arguments) async throws -> String {
+        let found = try await places.call(
+            "findPointsOfInterest", arguments: ["landmark": .string(landmark), "category": .string(arguments.pointOfInterest.rawValue)])
+        let names = (found["results"]?.arrayValue ?? []).prefix(5).compactMap { $0["name"]?.stringValue }
+        return "There are these \(arguments.pointOfInterest.rawValue) places in \(landmark): \(names.joined(separator: ", "))"
+    }
+}
+
+// MARK: - The planner
+
+final class ItineraryPlanner: Sendable {
+    let landmark: String
+    let session: LanguageModelSession
+
+    init(landmark: String, model: some LanguageModel, places: ToolRegistry) {
+        self.landmark = landmark
+        session = LanguageModelSession(model: model, tools: [FindPointsOfInterestTool(landmark: landmark, places: places)]) {
+            "Your job is to create an itinerary for the user."
+            "Each day needs an activity, hotel and restaurant."
+            "Always use the findPointsOfInterest tool to find businesses and activities in \(landmark), especially hotels and restaurants."
+            "Here is an example, but don't copy it:"
+            Itinerary.exampleTripToJapan
+        }
+    }
+
+    func suggestItinerary(dayCount: Int, show: (Itinerary.PartiallyGenerated) -> Void) async throws -> Itinerary {
+        let stream = session.streamResponse(
+            generating: Itinerary.self, includeSchemaInPrompt: false, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 700)
+        ) {
+            "Generate a \(dayCount)-day itinerary to \(landmark)."
+            "Give it a fun title and description."
+        }
+        for try await partial in stream { show(partial.content) }
+        return try await stream.collect().content
+    }
+
+    func prewarm() { session.prewarm() }
+}
+
+// MARK: - The program: availability, prewarm, streaming
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    defer { arguments.removeSubrange(index...index + 1) }
+    return arguments[index + 1]
+}
+let modelSpec = option("--model") ?? "local"
+let dayCount = Int(option("--days") ?? "3") ?? 3
+let landmark = arguments.first ?? "Joshua Tree National Park"
+let home = ProcessInfo.processInfo.environment["TRAILHEAD_HOME"] ?? FileManager.default.currentDirectoryPath
+let places = ToolRegistry(.checkout(home))
+defer { places.shutdown() }
+let model = try ModelSpecifier.model(modelSpec)
+
+switch await model.availability {
+case .available:
+    let planner = ItineraryPlanner(landmark: landmark, model: model, places: places)
+    planner.prewarm()
+    var shownDays = 0
+    let itinerary = try await planner.suggestItinerary(dayCount: dayCount) { partial in
+        // Show each day once it is complete (the next one has started).
+        let days = partial.days ?? []
+        while shownDays < days.count - 1 {
+            print("day \(shownDays + 1): \(days[shownDays].title ?? "")")
+            shownDays += 1
+        }
+    }
+    print("\(itinerary.title) — \(itinerary.destinationName)")
+    print(itinerary.description)
+    for (index, day) in itinerary.days.enumerated() {
+        print("Day \(index + 1): \(day.title)")
+        for activity in day.activities { print("  \(activity.type.rawValue): \(activity.title)") }
+    }
+    print("answered by \(planner.session.transcript.last.map { _ in model.id } ?? model.id)")
+case .unavailable(.notInstalled(let what, let fix)):
+    print("The planner needs \(what): run \(fix).")
+case .unavailable(.cannotRunHere(let detail, let fix)):
+    print("This machine cannot run the local model (\(detail)); \(fix).")
+case .unavailable(let reason):
+    print("The planner is unavailable: \(reason).")
+}

@@ -1,0 +1,110 @@
+import TrailheadSchema
+
+/// Decides, turn by turn, whether the final answer may be given and narrows it to facts (the
+/// working half of `Grounding`).
+///
+/// A rule ties a tool's output to a field of the final answer: e.g. the free days of
+/// `calendarFreeDays` become the only allowed values of `days/*/date`. The final branch is offered
+/// once every rule's tool has answered — with values, with none, or with an error: a tool with
+/// nothing to contribute must not leave the model without a way to finish (a solo trip with the
+/// contacts tool enabled dead-ended that way). A field whose tool found nothing is left as the
+/// schema has it, except an array of such values, which must then be empty.
+public struct GroundingGuard: Sendable {
+    public struct Rule: Sendable {
+        /// The tool that grounds the field.
+        public var tool: String
+        /// Where, in the output schema, the values go: property names, `*` for array items.
+        public var target: [String]
+        /// Pulls the allowed values out of one successful result of `tool`.
+        public var extract: @Sendable (GeneratedContent) -> [String]
+
+        public init(tool: String, target: [String], extract: @escaping @Sendable (GeneratedContent) -> [String]) {
+            self.tool = tool
+            self.target = target
+            self.extract = extract
+        }
+    }
+
+    public var rules: [Rule]
+    /// Values gathered so far, per rule, in first-seen order.
+    private var values: [[String]]
+    /// Whether the rule's tool has answered at least once (successfully or not).
+    private var answered: [Bool]
+
+    public init(rules: [Rule], enabledTools: Set<String>) {
+        self.rules = rules.filter { enabledTools.contains($0.tool) }
+        self.values = Array(repeating: [], count: self.rules.count)
+        self.answered = Array(repeating: false, count: self.rules.count)
+    }
+
+    /// Takes in one answer of `tool`: its result, or nil when it failed.
+    public mutating func record(tool: String, result: GeneratedContent?) {
+        for (index, rule) in rules.enumerated() where rule.tool == tool {
+            answered[index] = true
+            guard let result else { continue }
+            for value in rule.extract(result) where !values[index].contains(value) {
+                values[index].append(value)
+            }
+        }
+    }
+
+    /// True once every grounding tool has answered.
+    public var isSatisfied: Bool { answered.allSatisfy { $0 } }
+
+    /// The tools still to be asked.
+    public var missingTools: [String] {
+        var missing: [String] = []
+        for (rule, done) in zip(rules, answered) where !done && !missing.contains(rule.tool) { missing.append(rule.tool) }
+        return missing
+    }
+
+    /// The allowed values of each grounded field, keyed by its target path ("days/*/date").
+    public var groundedValues: [String: [String]] {
+        Dictionary(zip(rules, values).map { ($0.0.target.joined(separator: "/"), $0.1) }, uniquingKeysWith: { $0 + $1 })
+    }
+
+    /// `schema` with each grounded field restricted to the gathered values.
+    public func narrow(_ schema: GeneratedContent) -> GeneratedContent {
+        var narrowed = schema
+        for index in rules.indices where answered[index] {
+            let target = rules[index].target
+            if !values[index].isEmpty {
+                narrowed = Self.restrict(narrowed, at: target[...], to: values[index])
+            } else if target.last == "*" {
+                narrowed = Self.empty(narrowed, at: target.dropLast()[...])
+            }
+        }
+        return narrowed
+    }
+
+    private static func restrict(_ schema: GeneratedContent, at path: ArraySlice<String>, to allowed: [String]) -> GeneratedContent {
+        edit(schema, at: path) { object in
+            object["enum"] = .array(allowed.map { .string($0) })
+            object["pattern"] = nil  // the enum is stricter, and keeps the grammar small
+        }
+    }
+
+    /// The array at `path` may hold nothing: its tool found no value for it.
+    private static func empty(_ schema: GeneratedContent, at path: ArraySlice<String>) -> GeneratedContent {
+        edit(schema, at: path) { object in
+            object["minItems"] = 0
+            object["maxItems"] = 0
+        }
+    }
+
+    private static func edit(_ schema: GeneratedContent, at path: ArraySlice<String>, _ change: (inout JSONObject) -> Void) -> GeneratedContent {
+        guard case .object(var object) = schema else { return schema }
+        guard let head = path.first else {
+            change(&object)
+            return .object(object)
+        }
+        let rest = path.dropFirst()
+        if head == "*" {
+            if let items = object["items"] { object["items"] = edit(items, at: rest, change) }
+        } else if case .object(var properties)? = object["properties"], let property = properties[head] {
+            properties[head] = edit(property, at: rest, change)
+            object["properties"] = .object(properties)
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,28 @@
+import TrailheadModels
+
+extension LanguageModelSession {
+    /// Why a response failed.
+    public enum GenerationError: Error, Sendable, CustomStringConvertible {
+        /// `respond` was called while another response of the session was under way.
+        case concurrentRequests
+        /// The session cannot run as configured (a tool name used twice, a grounding path no
+        /// schema has, a prefetched call of a tool the session does not have).
+        case setup(SessionSetupError)
+        /// The model failed (unavailable, unreachable, crashed), after the backend's own retries.
+        case modelFailed(any Error)
+        /// The loop gave up: repairs exhausted, or the answer never matched its schema.
+        case failed(String)
+        /// The answer matched the schema but could not be decoded into the Swift type.
+        case decodingFailure(String)
+
+        public var description: String {
+            switch self {
+            case .concurrentRequests: "the session is already responding: wait for the response before asking again"
+            case .setup(let error): "the session cannot start: \(error)"
+            case .modelFailed(let error): "the model failed: \(error)"
+            case .failed(let message): message
+            case .decodingFailure(let message): "the answer could not be decoded: \(message)"
+            }
+        }
+    }
+}

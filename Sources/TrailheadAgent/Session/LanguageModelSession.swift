@@ -1,0 +1,263 @@
+import Foundation
+import Synchronization
+import TrailheadModels
+import TrailheadSchema
+
+/// A conversation with a model that may call tools, as in Foundation Models:
+///
+///     let session = LanguageModelSession(tools: [FindPointsOfInterestTool()], instructions: "Plan trips.")
+///     let plan = try await session.respond(to: "Plan 3 days in Joshua Tree", generating: Itinerary.self)
+///
+/// The session owns the tool loop: each turn the model answers with one JSON object under a
+/// guarded step schema (call one of the tools, or give the final answer), the session validates
+/// and runs the calls, feeds their results back, repairs invalid answers within bounds, and
+/// records everything in its `transcript`. The author writes instructions, tools and the answer's
+/// type — never the step protocol. A second `respond` continues the same conversation (and a
+/// llama.cpp server reuses its prompt cache for everything said before).
+public final class LanguageModelSession: Sendable {
+    public let model: any LanguageModel
+    public let instructions: Instructions?
+    public let grounding: Grounding
+    /// The tools' names, in the order the model is shown them.
+    public let toolNames: [String]
+    let tools: [String: SessionTool]
+
+    private struct State {
+        var transcript = Transcript()
+        /// What the model has read so far: the system message, prompts, its turns, tool results.
+        var conversation: [ChatMessage] = []
+        var isResponding = false
+        var calls = 0
+        var prewarm: Task<Void, Never>?
+        var configuration = Configuration()
+    }
+
+    /// What an agent tunes beyond Foundation Models' surface.
+    public struct Configuration: Sendable {
+        /// Turn, repair and repeat bounds of the tool loop.
+        public var limits = AgentStateMachine.Limits()
+        /// What the model reads of a tool's result (the transcript keeps it whole).
+        public var summarizeToolOutput: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent = { $1 }
+        /// Checks of a final answer beyond its schema (distinct dates, say): problems in words
+        /// the model can act on; a non-empty list is a repair turn.
+        public var checkAnswer: @Sendable (GeneratedContent) -> [String] = { _ in [] }
+        /// Also append each transcript entry to this JSON Lines file as it happens.
+        public var transcriptFile: TranscriptWriter?
+        /// Also write model and tool spans to this Chrome trace.
+        public var trace: Trace?
+        /// Progress and streamed text, as they happen.
+        public var onEvent: (@Sendable (SessionEvent) -> Void)?
+        /// Asked before each call of a tool that needs approval (`Tool.needsApproval`); the
+        /// default approves nothing.
+        public var approve: @Sendable (ToolCallRequest) async -> Bool = { _ in false }
+        /// What the instructions entry records to run the session again (`agent transcript replay`).
+        public var request: GeneratedContent?
+
+        public init() {}
+    }
+
+    private let state: Mutex<State>
+
+    /// A session over `model` (the managed local model by default) with `tools`.
+    /// - Parameter grounding: which tool outputs ground which fields of the answer.
+    public init(
+        model: some LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: Instructions? = nil,
+        grounding: Grounding = .none
+    ) {
+        self.model = model
+        self.instructions = instructions
+        self.grounding = grounding
+        var table: [String: SessionTool] = [:]
+        var names: [String] = []
+        for tool in tools {
+            let erased = SessionTool(tool)
+            if table[erased.name] == nil { names.append(erased.name) }
+            table[erased.name, default: erased] = erased
+        }
+        self.tools = table
+        self.toolNames = names
+        self.duplicateToolNames = Dictionary(grouping: tools.map(\.name), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        state = Mutex(State())
+    }
+
+    /// A session whose instructions are written with a builder (strings and `Generable` examples).
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], grounding: Grounding = .none,
+        @PromptTextBuilder instructions: () throws -> [String]
+    ) rethrows {
+        self.init(model: model, tools: tools, instructions: Instructions(try instructions().joined(separator: "\n")), grounding: grounding)
+    }
+
+    /// The argument schema the model sees for the tool `name`.
+    public func parameters(ofTool name: String) -> GenerationSchema? { tools[name]?.parameters }
+
+    /// Tool names given to more than one tool: the first `respond` refuses to run.
+    let duplicateToolNames: [String]
+
+    /// Everything the session did so far.
+    public var transcript: Transcript { state.withLock { $0.transcript } }
+
+    /// True while a `respond` or `streamResponse` is under way.
+    public var isResponding: Bool { state.withLock { $0.isResponding } }
+
+    /// Bounds, hooks and recording; change it before responding.
+    public var configuration: Configuration {
+        get { state.withLock { $0.configuration } }
+        set { state.withLock { $0.configuration = newValue } }
+    }
+
+    /// Gets the model ready for this session: loads it (the managed local model starts its
+    /// server) and evaluates the instructions, and `promptPrefix` when given, into its cache, so
+    /// the first response pays only for what follows. Returns at once; a response waits for it.
+    public func prewarm(promptPrefix: Prompt? = nil) {
+        let prefix = [ChatMessage.system(systemMessage)] + (promptPrefix.map { [ChatMessage.user($0.text)] } ?? [])
+        let model = model
+        state.withLock { state in
+            guard state.prewarm == nil else { return }
+            state.prewarm = Task { try? await model.prewarm(prefix: prefix) }
+        }
+    }
+
+    /// The system message: the author's instructions, then how to call the tools. A tool whose
+    /// arguments are all fixed is not listed: the model has nothing to decide about it (the
+    /// agent calls it, and its results come with the prompt), and its description costs tokens.
+    var systemMessage: String {
+        var lines: [String] = []
+        if let instructions, !instructions.text.isEmpty { lines.append(instructions.text) }
+        let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }
+        if !callable.isEmpty {
+            lines.append(
+                "Each turn, answer with one JSON object: {\"tool\": NAME, \"arguments\": {…}} to call a tool, "
+                    + "or {\"final\": ANSWER} when you have what you need. Tools:")
+            for name in callable {
+                let tool = tools[name]!
+                var line = "- \(name): \(tool.description)"
+                if tool.includesSchemaInInstructions { line += " Arguments: \(tool.parameters.promptDescription)" }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Recording
+
+    func record(_ entry: Transcript.Entry) {
+        let configuration = state.withLock { state in
+            state.transcript.entries.append(entry)
+            return state.configuration
+        }
+        configuration.transcriptFile?.append(entry)
+        configuration.onEvent?(.entry(entry))
+    }
+
+    func nextCallID() -> String {
+        state.withLock { state in
+            state.calls += 1
+            return "call-\(state.calls)"
+        }
+    }
+
+    // MARK: - One response
+
+    /// What the answer is: free text, or JSON matching a schema.
+    enum AnswerForm {
+        case text
+        case schema(GenerationSchema)
+    }
+
+    /// The content of a finished response and what it added and cost.
+    struct Outcome {
+        var content: GeneratedContent
+        var entries: ArraySlice<Transcript.Entry>
+        var usage: Usage
+        var model: String
+        var turns: Int
+    }
+
+    /// Runs one response: the loop, or a single plain turn when there is nothing to loop over.
+    /// `observe` receives this response's events (a stream's text) besides `onEvent`.
+    func perform(
+        _ prompt: Prompt, answer: AnswerForm, includeSchemaInPrompt: Bool, options: GenerationOptions,
+        prefetch: [ToolCallRequest], observe: (@Sendable (SessionEvent) -> Void)? = nil
+    ) async throws -> Outcome {
+        let (start, prewarm) = try state.withLock { state throws(GenerationError) in
+            guard !state.isResponding else { throw .concurrentRequests }
+            state.isResponding = true
+            return (state.transcript.count, state.prewarm)
+        }
+        defer { state.withLock { $0.isResponding = false } }
+        await prewarm?.value
+
+        let configuration = self.configuration
+        let events: @Sendable (SessionEvent) -> Void = { event in
+            configuration.onEvent?(event)
+            observe?(event)
+        }
+        let schema: GenerationSchema? = if case .schema(let schema) = answer { schema } else { nil }
+        let machine = try makeMachine(answer: answer, schema: schema, prefetch: prefetch, configuration: configuration)
+
+        if state.withLock({ $0.conversation.isEmpty }) {
+            record(.instructions(.init(
+                text: systemMessage, tools: toolNames, outputSchema: schema?.json, request: configuration.request)))
+            state.withLock { $0.conversation = [.system(systemMessage)] }
+        }
+        record(.prompt(.init(text: prompt.text)))
+        var message = prompt.text
+        if includeSchemaInPrompt, let schema {
+            message += toolNames.isEmpty ? "\nAnswer with JSON: " : "\nThe final ANSWER is JSON: "
+            message += schema.promptDescription
+        }
+
+        let loop = AgentLoop(
+            model: model, options: options, tools: SessionToolRunner(tools: tools, approve: configuration.approve), record: { self.record($0) },
+            trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
+            nextCallID: { self.nextCallID() })
+        var stateMachine = machine
+        if !prefetch.isEmpty {
+            events(.prefetching(tools: prefetch.map(\.tool)))
+            let ids = prefetch.map { _ in nextCallID() }
+            for (call, id) in zip(prefetch, ids) {
+                record(.toolCall(.init(turn: 0, id: id, tool: call.tool, arguments: call.arguments, prefetched: true)))
+            }
+            let outcomes = await loop.runConcurrently(prefetch, ids: ids)
+            stateMachine.prefetched(outcomes)
+            message += "\n" + AgentLoop.feedback(outcomes, summarize: configuration.summarizeToolOutput)
+        }
+
+        let conversation = state.withLock { $0.conversation } + [.user(message)]
+        let run: AgentLoop.Run
+        if case .text = answer, toolNames.isEmpty {
+            run = await loop.plainTurn(conversation)
+        } else {
+            run = await loop.run(conversation, machine: stateMachine)
+        }
+        switch run.outcome {
+        case .finished(let content, let turns):
+            state.withLock { $0.conversation = conversation + run.messages }
+            let entries = state.withLock { $0.transcript.entries[start...] }
+            return Outcome(content: content, entries: entries, usage: run.usage, model: run.modelID ?? model.id, turns: turns)
+        case .failed(let message):
+            if let error = run.modelError { throw GenerationError.modelFailed(error) }
+            throw GenerationError.failed(message)
+        case .cancelled:
+            throw CancellationError()
+        }
+    }
+
+    private func makeMachine(
+        answer: AnswerForm, schema: GenerationSchema?, prefetch: [ToolCallRequest], configuration: Configuration
+    ) throws(GenerationError) -> AgentStateMachine {
+        if !duplicateToolNames.isEmpty {
+            throw .setup(SessionSetupError("more than one tool is named \(duplicateToolNames.joined(separator: ", ")): tool names must be unique in a session"))
+        }
+        for call in prefetch where tools[call.tool] == nil {
+            throw .setup(SessionSetupError("prefetched call of \(call.tool), which is not one of the session's tools (\(toolNames.joined(separator: ", ")))"))
+        }
+        let guardrail: GroundingGuard
+        do { guardrail = try grounding.makeGuard(tools: tools, answer: schema) } catch { throw .setup(error) }
+        return AgentStateMachine(
+            tools: toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
+            outputSchema: schema?.json ?? String.generationSchema.json, grounding: guardrail, limits: configuration.limits,
+            extraFinalCheck: configuration.checkAnswer)
+    }
+}

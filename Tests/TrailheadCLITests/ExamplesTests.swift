@@ -1,0 +1,91 @@
+import Foundation
+import TrailheadSchema
+import XCTest
+
+/// The agents of `Examples/`, a package that depends on this checkout by path as any other
+/// package would (`make test` builds it): they run with scripted models against the real plugins,
+/// and the trip planner once with SmolLM2 on the managed llama-server.
+final class ExamplesTests: XCTestCase {
+    static let home = PlanCommandTests.home
+
+    /// The example executable, or a failure saying how to build it.
+    func built(_ name: String) throws -> URL {
+        let url = URL(fileURLWithPath: Self.home + "/Examples/.build/debug/" + name)
+        if !FileManager.default.isExecutableFile(atPath: url.path) {
+            XCTFail("\(url.path) is not built: run `make test` (or `swift build --package-path Examples`)")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return url
+    }
+
+    func script(_ outputs: [String]) throws -> String {
+        try Fixtures.temporaryFile(outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n") + "\n", name: "script.jsonl")
+    }
+
+    let environment = ["TRAILHEAD_HOME": PlanCommandTests.home, "TRAILHEAD_TOOL_HOST": PlanCommandTests.home + "/.build/debug/agent-tool-host"]
+
+    func testTheReadmeAgentIsTheOneThatCompiles() throws {
+        _ = try built("ReadmeAgent")
+        let readme = try String(contentsOfFile: Self.home + "/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: Self.home + "/Examples/ReadmeAgent/main.swift", encoding: .utf8)
+        XCTAssertTrue(readme.contains("```swift\n" + source + "```"), "README.md's \"Use it from Swift\" shows Examples/ReadmeAgent/main.swift as it is")
+        XCTAssertLessThanOrEqual(source.split(separator: "\n").count, 15)
+    }
+
+    func testTheSeedsTripPlannerCallsItsToolAndStreamsATypedItinerary() throws {
+        let day = { (n: Int) in
+            #"{"title":"Day \#(n) Of Rocks","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Hidden Valley","description":"Walk the easy loop trail."},{"type":"foodAndDining","title":"Crossroads Cafe","description":"Eat a hearty breakfast here."},{"type":"hotelAndLodging","title":"Jumbo Rocks Campground","description":"Sleep under the stars tonight."}]}"#
+        }
+        let outputs = [
+            #"{"tool":"findPointsOfInterest","arguments":{"pointOfInterest":"campground","naturalLanguageQuery":"quiet camp"}}"#,
+            #"{"final":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks, trees and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[\#(day(1)),\#(day(2)),\#(day(3))]}}"#,
+        ]
+        let result = try AgentProcess.run(
+            ["Joshua Tree National Park", "--days", "3", "--model", "scripted:" + script(outputs)], environment: environment,
+            executable: try built("TripPlannerExample"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("day 1: Day 1 Of Rocks"), "days stream as they complete: \(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("Desert Days — Joshua Tree National Park"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Day 3: Day 3 Of Rocks"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("hotelAndLodging: Jumbo Rocks Campground"), result.stdout)
+    }
+
+    func testTheTripPlannerRunsOnSmolLM2() throws {
+        // A 135M model writes nonsense, but under the grammar it must write a whole, typed itinerary.
+        let result = try AgentProcess.run(
+            ["Zion National Park", "--days", "1", "--model", "local:test"], environment: environment, executable: try built("TripPlannerExample"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("Day 1:"), result.stdout)
+    }
+
+    func testTheMeetingSchedulerUsesPluginsAndAsksBeforeWriting() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("meeting-\(UUID().uuidString).ics").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let outputs = [
+            #"{"tool":"calendarAddEvents","arguments":{"events":[{"summary":"Trail maintenance planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
+            #"{"final":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima","Ben Okafor"],"subject":"Trail maintenance planning","message":"Ana and Ben, let us plan the trail work on Monday morning."}}"#,
+        ]
+        let result = try AgentProcess.run(
+            ["Ana, Ben", "Trail maintenance planning", "--out", out, "--model", "scripted:" + script(outputs), "--yes"],
+            environment: environment, executable: try built("MeetingScheduler"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("2026-12-21 at 10:00 with Ana Lima, Ben Okafor"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("added to \(out)"), result.stdout)
+        let calendar = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(calendar.contains("SUMMARY:Trail maintenance planning"), calendar)
+    }
+
+    func testTheMeetingSchedulerWritesNothingWithoutApproval() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("meeting-\(UUID().uuidString).ics").path
+        let outputs = [
+            #"{"tool":"calendarAddEvents","arguments":{"events":[{"summary":"Planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
+            #"{"final":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima"],"subject":"Trail planning","message":"Ana, could we plan the trail work on Monday?"}}"#,
+        ]
+        let result = try AgentProcess.run(
+            ["Ana", "Planning", "--out", out, "--model", "scripted:" + script(outputs)], input: "n\n", environment: environment,
+            executable: try built("MeetingScheduler"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("not added to a calendar file"), result.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+}

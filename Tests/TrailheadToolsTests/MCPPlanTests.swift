@@ -32,12 +32,12 @@ import TrailheadSchema
 
     @Test func aPlanCallsAnMCPServersToolAndGoesOnAfterAnotherServerCrashes() throws {
         let installation = try installation()
+        // The calendar is called before the first turn (the request fixes its arguments).
         let outputs = [
             #"{"tool":"explode","arguments":{}}"#,
-            #"{"tool":"calendarFreeDays","arguments":{"start":"2026-12-01","end":"2026-12-31"}}"#,
-            #"{"tool":"findPointsOfInterest","arguments":{"landmark":"Joshua Tree National Park","category":"hike"}}"#,
+            #"{"tool":"findPointsOfInterest","arguments":{"category":"hike"}}"#,
             #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-19"}}"#,
-            #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Rocks and stars.","rationale":"Free weekend; the trails are dusty.","days":[{"date":"2026-12-19","activities":[{"time":"morning","place":"Cholla Cactus Garden Trail","category":"hike","note":"Carry two litres of water."}]},{"date":"2026-12-20","activities":[{"time":"morning","place":"Arch Rock Nature Trail","category":"hike","note":"Easy loop."}]}]}}"#,
+            #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"date":"2026-12-19","activities":[{"time":"morning","place":"Cholla Cactus Garden Trail","category":"hike","note":"Carry two litres of water each."},{"time":"evening","place":"Arch Rock Nature Trail","category":"hike","note":"An easy loop at sunset."}]},{"date":"2026-12-20","activities":[{"time":"morning","place":"Mastodon Peak Trail","category":"hike","note":"A rocky summit with wide views."},{"time":"evening","place":"Lost Palms Oasis Trail","category":"hike","note":"Start early, it is a long walk."}]}]}}"#,
         ]
         let script = installation.root + "/script.jsonl"
         try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)

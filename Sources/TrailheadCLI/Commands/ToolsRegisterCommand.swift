@@ -13,6 +13,7 @@ struct ToolsRegisterCommand: Command {
             Registering the same library again (after a rebuild) updates its tools and pin and keeps \
             the existing isolation, timeoutMs, config and permissions; a manifest describing another \
             plugin or library is replaced only with --force.
+
             With --mcp, the words after -- are the command of an MCP server speaking stdio (or --url \
             names a Streamable HTTP endpoint): the server is started, its tools listed and written \
             with their schemas, pinned by a digest of the schemas (a server whose tools change is \

@@ -112,9 +112,11 @@ final class HTTPWorkerChannel: WorkerChannel {
                 try self.readEvents(&reader, framing: head.bodyFraming(isResponse: true), until: id, deadline: deadline)
             } else {
                 let bytes = try reader.body(head.bodyFraming(isResponse: true), deadline: deadline, maximumBytes: WorkerClient.maximumReplyBytes)
+                // A notification's answer carries nothing to read (it should be 202 anyway).
+                guard let id else { return }
                 if status == 200, let message = try? GeneratedContent(json: bytes) {
                     self.take(message)
-                } else if let id {
+                } else {
                     // An HTTP error without a JSON-RPC body still answers the request, as an error.
                     let text = String(decoding: bytes.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                     let reply = (try? GeneratedContent(json: bytes)).flatMap { $0["error"] != nil ? $0 : nil }

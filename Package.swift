@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "GeoIndex"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex", "VCard"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).

@@ -19,7 +19,7 @@ ROOT="$(cd "$SCRIPTS/.." && pwd)"
 AGENT="${AGENT:-$ROOT/.build/debug/agent}"
 cpu_tag=$( (grep -m1 '^flags' /proc/cpuinfo || uname -m) | sha256sum | cut -c1-12)
 common=(-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON
-        -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF)
+        -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_UI=OFF)
 case "$FLAVOUR" in
 portable)
   key="$VERSION-portable-$RECIPE-$(uname -m)"
@@ -88,14 +88,22 @@ if [ -x "$out/llama-server" ]; then
   rm -rf "$out"
 fi
 
-"$SCRIPTS/setup-python.sh"
-sdist=$(fetch_sdist llama-cpp-python "$VERSION")
-work=$(mktemp -d "$TRAILHEAD_CACHE/llama-build.XXXX")
-trap 'rm -rf "$work"' EXIT
-tar -xzf "$sdist" -C "$work"
-src=$(echo "$work"/*/vendor/llama.cpp)
-log "configuring llama.cpp ($FLAVOUR)"
-PATH="$VENV/bin:$PATH" cmake -S "$src" -B "$work/build" -G Ninja "${common[@]}" "${flags[@]}"
+# The build folder lives in the cache until the build is installed, so an interrupted build
+# resumes where it stopped (ninja redoes only what is missing).
+work="$TRAILHEAD_CACHE/llama-build/$key"
+if [ ! -d "$work/src" ]; then
+  "$SCRIPTS/setup-python.sh"
+  sdist=$(fetch_sdist llama-cpp-python "$VERSION")
+  rm -rf "$work"
+  mkdir -p "$work/unpacked"
+  tar -xzf "$sdist" -C "$work/unpacked"
+  mv "$work"/unpacked/*/vendor/llama.cpp "$work/src"
+  rm -rf "$work/unpacked"
+fi
+if [ ! -f "$work/build/build.ninja" ]; then
+  log "configuring llama.cpp ($FLAVOUR)"
+  PATH="$VENV/bin:$PATH" cmake -S "$work/src" -B "$work/build" -G Ninja "${common[@]}" "${flags[@]}"
+fi
 targets=(llama-server)
 if [ "$FLAVOUR" = portable ]; then
   # The CPU variants are loadable modules, not dependencies of llama-server: name them.
@@ -106,18 +114,24 @@ log "building ${targets[*]}"
 PATH="$VENV/bin:$PATH" cmake --build "$work/build" --target "${targets[@]}" -j "$(nproc)"
 
 staging="$out.staging"
-rm -rf "$staging"
+failed="$out.smoke-failed"
+rm -rf "$staging" "$failed"
 mkdir -p "$staging"
 cp "$work/build/bin/llama-server" "$staging/"
 if [ "$FLAVOUR" = portable ]; then cp -P "$work/build/bin/"*.so* "$staging/"; fi
 log "smoke test of the new build"
-if ! smoke_test "$staging"; then
+if ! report=$(smoke_test "$staging" 2>&1); then
+  printf '%s\n' "$report" >&2
+  # Remembered for `make bench`, which reports a build that does not run here as such.
+  printf '%s\n' "$report" | grep -m1 '^error: ' > "$failed" || echo "error: smoke test failed" > "$failed"
   rm -rf "$staging"
   echo "error: the new llama-server ($FLAVOUR) does not pass its smoke test on this machine; it was not installed" >&2
   exit 1
 fi
+printf '%s\n' "$report" >&2
 verdict_key > "$staging/smoke-test.ok"
 rm -rf "$out"
 mv "$staging" "$out"
-rm -f "$crash"
+rm -rf "$work"
+[ "$FLAVOUR" = portable ] && rm -f "$crash"
 echo "$out/llama-server"

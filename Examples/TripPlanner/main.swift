@@ -178,8 +178,11 @@ case .available:
     print("answered by \(planner.session.transcript.last.map { _ in model.id } ?? model.id)")
 case .unavailable(.notInstalled(let what, let fix)):
     print("The planner needs \(what): run \(fix).")
+    exit(3)
 case .unavailable(.cannotRunHere(let detail, let fix)):
     print("This machine cannot run the local model (\(detail)); \(fix).")
+    exit(3)
 case .unavailable(let reason):
     print("The planner is unavailable: \(reason).")
+    exit(3)
 }

@@ -28,6 +28,7 @@ struct CalendarEventsTool: PluginTool {
             "properties": [
                 "timeZone": ["type": "string"], "events": ["type": "array", "items": event],
                 "omitted": ["type": "integer", "description": "Events past the first 500, not listed."],
+                "warnings": ["type": "array", "items": ["type": "string"], "description": "What could not be read exactly."],
             ],
             "required": ["timeZone", "events"],
             "additionalProperties": false,
@@ -37,6 +38,7 @@ struct CalendarEventsTool: PluginTool {
     func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
         let range = try DayRangeArguments.range(from: arguments)
         let (document, zone) = try settings.calendar()
-        return CalendarReport.events(document.events(in: range, zone: zone), zone: zone)
+        let expansion = document.expand(in: range, zone: zone)
+        return CalendarReport.events(expansion.events, zone: zone, notes: expansion.notes)
     }
 }

@@ -26,6 +26,7 @@ struct CalendarFreeDaysTool: PluginTool {
                 "timeZone": ["type": "string"],
                 "freeDays": ["type": "array", "items": ["type": "string"]],
                 "busyDays": ["type": "array", "items": busyDay],
+                "warnings": ["type": "array", "items": ["type": "string"], "description": "What could not be read exactly."],
             ],
             "required": ["timeZone", "freeDays", "busyDays"],
             "additionalProperties": false,
@@ -35,7 +36,8 @@ struct CalendarFreeDaysTool: PluginTool {
     func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
         let range = try DayRangeArguments.range(from: arguments)
         let (document, zone) = try settings.calendar()
-        let availability = DayAvailability(range: range, events: document.events(in: range, zone: zone))
-        return CalendarReport.freeDays(availability, zone: zone)
+        let expansion = document.expand(in: range, zone: zone)
+        let availability = DayAvailability(range: range, events: expansion.events)
+        return CalendarReport.freeDays(availability, zone: zone, notes: expansion.notes)
     }
 }

@@ -10,15 +10,20 @@ struct SearchContactsTool: PluginTool {
     static let limit = 50
     /// File warnings shown with results; the rest are counted.
     static let warningLimit = 5
+    /// Characters kept of any one field (a note pasted from a document, a stray photo in NOTE).
+    static let fieldLimit = 2_000
+    /// Bytes of contacts in one answer: well under the 1 MiB a tool result may hold, so an
+    /// address book with huge fields is shortened, never refused.
+    static let resultBudget = 256 * 1024
 
     var name: String { "searchContacts" }
 
     var description: String {
         """
         Looks up people in the user's address book. Use it whenever the user mentions people by \
-        name (\"with Ana and Ben\"), a group (\"my friends\", \"family\") or a place (\"who lives in \
-        San Diego\"), to learn where they live, how to reach them and notes such as diets or \
-        fears. Returns name, home city, country, emails, phones, groups and note.
+        name, a group of people or a place where people live, to learn where they live, how to reach \
+        them and their notes (diets, fears, preferences). Returns name, home city, country, emails, \
+        phones, groups and note.
         """
     }
 
@@ -29,14 +34,14 @@ struct SearchContactsTool: PluginTool {
                 "query": [
                     "type": "string",
                     "description": """
-                        Names, nicknames, cities, groups or note words, accents and case ignored. \
-                        Separate several people with commas ("Ana, Ben"): each part finds its own \
-                        matches; words within a part must all match ("Ana Lima"). Empty or "*" lists everyone.
+                        Names, nicknames, cities, groups or note words; accents and case are ignored. \
+                        Separate several people with commas: each part finds its own matches, and the \
+                        words within one part must all match. Empty or "*" lists everyone.
                         """,
                 ],
                 "group": [
                     "type": "string",
-                    "description": "Only contacts in this group (a vCard category such as friends, family, work).",
+                    "description": "Only contacts in this group (a category of the address book).",
                 ],
             ],
             "required": ["query"],
@@ -81,8 +86,10 @@ struct SearchContactsTool: PluginTool {
         let (snapshot, reloadProblem) = try book.current()
         let found = snapshot.search.search(query, group: group, limit: Self.limit)
 
-        var result: JSONObject = ["contacts": .array(found.contacts.map(ContactJSON.content))]
-        if found.omitted > 0 { result["omitted"] = .number(Double(found.omitted)) }
+        let listed = Self.withinBudget(found.contacts)
+        var result: JSONObject = ["contacts": .array(listed.contacts)]
+        let omitted = found.omitted + found.contacts.count - listed.contacts.count
+        if omitted > 0 { result["omitted"] = .number(Double(omitted)) }
         if found.contacts.isEmpty {
             result["hint"] = .string(hint(query: query, group: group, search: snapshot.search))
         }
@@ -91,8 +98,32 @@ struct SearchContactsTool: PluginTool {
             warnings.append(.string("and \(snapshot.warnings.count - Self.warningLimit) more problems in the contacts file"))
         }
         if let reloadProblem { warnings.insert(.string(reloadProblem), at: 0) }
+        if listed.cutFields > 0 {
+            warnings.insert(.string(
+                "\(listed.cutFields) long field\(listed.cutFields == 1 ? " was" : "s were") cut to \(Self.fieldLimit) characters (marked '… [cut: N more characters]')"), at: 0)
+        }
+        if listed.contacts.count < found.contacts.count {
+            warnings.insert(.string(
+                "only \(listed.contacts.count) of \(found.contacts.count) matches fit in one answer; narrow the query or the group to see the rest"), at: 0)
+        }
         if !warnings.isEmpty { result["warnings"] = .array(warnings) }
         return .object(result)
+    }
+
+    /// The contacts as JSON, long fields cut, as many as fit in `resultBudget` bytes.
+    static func withinBudget(_ contacts: [Contact]) -> (contacts: [GeneratedContent], cutFields: Int) {
+        var listed: [GeneratedContent] = []
+        var bytes = 0
+        var cutFields = 0
+        for contact in contacts {
+            let (short, cuts) = contact.shortened(toCharacters: fieldLimit)
+            let content = ContactJSON.content(short)
+            bytes += content.jsonString.utf8.count
+            if bytes > resultBudget, !listed.isEmpty { break }
+            listed.append(content)
+            cutFields += cuts
+        }
+        return (listed, cutFields)
     }
 
     /// Tells the model what it can try instead of guessing.

@@ -6,14 +6,18 @@ import Foundation
 /// One connection, guarded by a lock: calls from several threads are serialised.
 public final class GeoIndex: @unchecked Sendable {
     let database: SQLiteDatabase
-    private let lock = NSLock()
+    /// Recursive: a search holds it for its whole read transaction, and each statement takes it too.
+    private let lock = NSRecursiveLock()
     private var statements: [String: SQLiteStatement] = [:]
-    /// Candidate row ids closer than this share one FTS look-up (see `matching`): by default
-    /// all do; tests set 0 (one look-up per candidate) to compare the two ways.
-    var rangeGap = Int.max / 2
+    /// Candidate row ids closer than this share one FTS look-up when space is searched first
+    /// (see `search`); tests set 0 (one look-up per run of ids) to compare ways that must agree.
+    var rangeGap = 2048
 
     /// The file it reads.
     public var path: String { database.path }
+
+    /// The version of the tables this code reads and writes (an index of another is refused).
+    public static var schemaVersion: Int { GeoIndexSchema.version }
 
     /// Opens the index at `path` read-only; fails clearly when the file is missing or is not
     /// an index of this version.
@@ -22,6 +26,8 @@ public final class GeoIndex: @unchecked Sendable {
             throw GeoIndexError("geodata index not found at '\(path)'; build it with `make` (Scripts/build-geo-index.sh) or `agent geodata build --out \(path)`")
         }
         database = try SQLiteDatabase(path: path, readOnly: true)
+        // Memory-mapped reads skip a copy per page; at 10 M places the file is ~2 GB.
+        try database.execute("PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;")
         try GeoIndex.checkSchemaVersion(of: database)
     }
 
@@ -34,6 +40,16 @@ public final class GeoIndex: @unchecked Sendable {
         guard version == String(GeoIndexSchema.version) else {
             throw GeoIndexError("'\(database.path)' is a geodata index of schema version \(version ?? "none"), expected \(GeoIndexSchema.version); rebuild it")
         }
+    }
+
+    /// Runs `body` holding the lock inside one read transaction: SQLite then locks the file and
+    /// checks its cache once, not once per statement (a search runs dozens).
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try database.execute("BEGIN")
+        defer { try? database.execute("COMMIT") }
+        return try body()
     }
 
     /// Runs `body` holding the lock, with a cached prepared statement for `sql`.
@@ -79,8 +95,7 @@ public final class GeoIndex: @unchecked Sendable {
 }
 
 extension SQLiteStatement {
-    /// Reads the standard place columns (name, category, lat, lon, description, country,
-    /// source, population) starting at `first`.
+    /// Reads the columns of `placeColumns` starting at `first`.
     func place(from first: Int32) -> Place {
         Place(
             name: text(first) ?? "",
@@ -88,9 +103,15 @@ extension SQLiteStatement {
             coordinate: Coordinate(latitude: double(first + 2), longitude: double(first + 3)),
             description: text(first + 4),
             country: text(first + 5),
-            source: text(first + 6) ?? "",
-            population: isNull(first + 7) ? nil : Int(int64(first + 7)))
+            region: text(first + 6),
+            source: text(first + 7) ?? "",
+            population: isNull(first + 8) ? nil : Int(int64(first + 8)),
+            popularity: double(first + 9),
+            wikipedia: text(first + 10),
+            kind: text(first + 11))
     }
 
-    static let placeColumns = "p.name, p.category, p.lat, p.lon, p.description, p.country, p.source, p.population"
+    static let placeColumns =
+        "p.name, p.category, p.lat, p.lon, p.description, p.country, p.region, p.source, p.population, p.popularity, p.wikipedia, p.kind"
+    static let placeColumnCount: Int32 = 12
 }

@@ -20,11 +20,11 @@ public final class CalendarDocument: @unchecked Sendable {
 
     private let root: OpaquePointer
     let series: [EventSeries]
-
-    /// RRULEs left unexpanded (see `RecurrenceRuleLimits`); their series keep DTSTART and RDATEs.
-    public var unexpandedRuleCount: Int {
-        series.reduce(0) { $0 + $1.rules.filter { !RecurrenceRuleLimits.isExpandable($0) }.count }
-    }
+    /// The series by version and override (see `EventVersions`).
+    let versions: EventVersions
+    /// What reading changed or could not use (a zone rule ignored, an unknown X-WR-TIMEZONE),
+    /// repeated in every query's notes.
+    public let readingNotes: [String]
 
     /// VEVENT components read (single events, series and overrides).
     public var eventCount: Int { series.count }
@@ -52,7 +52,7 @@ public final class CalendarDocument: @unchecked Sendable {
     /// Parses iCalendar text; `source` names it in errors.
     public init(text: String, source: String = "calendar text") throws(CalendarError) {
         try CalendarTextCheck.check(text, source: source)
-        let parsed = try Libical.locked { () throws(CalendarError) -> (OpaquePointer, [EventSeries], Int, Int, String?) in
+        let parsed = try Libical.locked { () throws(CalendarError) -> (OpaquePointer, [EventSeries], Int, Int, String?, [String]) in
             trailhead_icalerrno_clear()
             guard let root = text.withCString({ icalparser_parse_string($0) }) else {
                 // libical may fail while its error number still says "No error": check both.
@@ -69,16 +69,23 @@ public final class CalendarDocument: @unchecked Sendable {
                 icalcomponent_free(root)
                 throw CalendarError("'\(source)' is not a valid iCalendar file: it holds no VCALENDAR")
             }
+            let zoneNotes = ZoneRuleGuard.sanitize(root)
             let read = EventReader(resolver: TimeZoneResolver()).series(under: root)
             let declared = calendars.lazy.compactMap(declaredZone(of:)).first
-            return (root, read.events, read.skipped, Int(icalcomponent_count_errors(root)), declared)
+            return (root, read.events, read.skipped, Int(icalcomponent_count_errors(root)), declared, zoneNotes)
         }
         self.source = source
         root = parsed.0
         series = parsed.1
+        versions = EventVersions(parsed.1)
         skippedEventCount = parsed.2
         unreadableLineCount = parsed.3
         declaredTimeZone = parsed.4
+        var notes = parsed.5
+        if let declared = parsed.4, CalendarZone(identifier: declared) == nil {
+            notes.append("X-WR-TIMEZONE '\(declared)' is not a known time zone; it was not used")
+        }
+        readingNotes = notes
     }
 
     deinit {
@@ -97,59 +104,16 @@ public final class CalendarDocument: @unchecked Sendable {
         if let declared = declaredTimeZone, let zone = CalendarZone(identifier: declared) { return zone }
         return .machine
     }
-
-    /// Every occurrence occupying any day of `range` in `zone`, sorted by start. Recurrences are
-    /// expanded (RRULE, RDATE, EXDATE); an occurrence with an override (RECURRENCE-ID) is replaced
-    /// by it; cancelled events and occurrences are left out.
-    public func events(in range: DateRange, zone: CalendarZone) -> [CalendarEvent] {
-        let windowStart = zone.instant(startOf: range.start) - 86_400
-        let windowEnd = zone.instant(startOf: range.end.adding(days: 1)) + 86_400
-        let expander = RecurrenceExpander(zone: zone, windowStart: windowStart, windowEnd: windowEnd)
-        let replaced = replacedOccurrences(in: zone)
-        var events: [CalendarEvent] = []
-        (try? Libical.locked { () throws(CalendarError) in
-            for series in series where !series.isCancelled {
-                var occurrences = expander.occurrences(of: series)
-                if series.recurrenceID == nil, let overridden = replaced[series.uid] {
-                    occurrences.removeAll {
-                        overridden.instants.contains($0.start.instant(in: zone))
-                            || overridden.dates.contains($0.start.ownDate)
-                    }
-                }
-                for occurrence in occurrences {
-                    let event = CalendarEvent(occurrence, of: series, in: zone)
-                    if event.lastDay >= range.start && event.firstDay <= range.end { events.append(event) }
-                }
-            }
-        })
-        events.sort { a, b in
-            if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
-            if a.endInstant != b.endInstant { return a.endInstant < b.endInstant }
-            return a.summary < b.summary
-        }
-        return events
-    }
-
-    /// The occurrences of each UID that an override (cancelled or not) takes the place of.
-    private func replacedOccurrences(in zone: CalendarZone) -> [String: (instants: Set<Int64>, dates: Set<LocalDate>)] {
-        var replaced: [String: (instants: Set<Int64>, dates: Set<LocalDate>)] = [:]
-        for series in series {
-            guard let id = series.recurrenceID else { continue }
-            if id.isDate {
-                replaced[series.uid, default: ([], [])].dates.insert(id.ownDate)
-            } else {
-                let instant = (try? Libical.locked { () throws(CalendarError) in id.instant(in: zone) }) ?? 0
-                replaced[series.uid, default: ([], [])].instants.insert(instant)
-            }
-        }
-        return replaced
-    }
 }
 
 private func declaredZone(of calendar: OpaquePointer) -> String? {
     for property in properties(of: calendar, kind: ICAL_X_PROPERTY)
     where text(icalproperty_get_x_name(property))?.uppercased() == "X-WR-TIMEZONE" {
-        if let value = text(icalproperty_get_x(property)) { return value.trimmingCharacters(in: .whitespaces) }
+        // Apple writes `X-WR-TIMEZONE;VALUE=TEXT:…`, whose value libical keeps as text, not as an X value.
+        if let value = text(icalproperty_get_x(property)) ?? text(icalproperty_get_value_as_string(property)) {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty { return trimmed }
+        }
     }
     return nil
 }

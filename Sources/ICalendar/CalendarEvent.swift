@@ -43,8 +43,9 @@ extension CalendarEvent {
             let startClock = zone.wallClock(at: startInstant)
             let endClock = zone.wallClock(at: endInstant)
             allDay = false
-            start = startClock.description
-            end = endClock.description
+            // The tools promise YYYY-MM-DDTHH:MM: seconds are dropped (an event at 17:00:25 starts at 17:00).
+            start = startClock.minuteText
+            end = endClock.minuteText
             firstDay = startClock.date
             let endsAtMidnight = endInstant > startInstant && endClock.secondsOfDay == 0
             lastDay = max(firstDay, endsAtMidnight ? endClock.date.adding(days: -1) : endClock.date)

@@ -11,18 +11,19 @@ public enum CalendarReport {
     public static let maximumEvents = 500
 
     /// `{"timeZone", "events": [{"summary", "start", "end", "allDay", "location"?}], "omitted"?}`
-    public static func events(_ events: [CalendarEvent], zone: CalendarZone) -> GeneratedContent {
+    public static func events(_ events: [CalendarEvent], zone: CalendarZone, notes: [String] = []) -> GeneratedContent {
         var object: JSONObject = [
             "timeZone": .string(zone.identifier),
             "events": .array(events.prefix(maximumEvents).map(content(of:))),
         ]
         if events.count > maximumEvents { object["omitted"] = .number(Double(events.count - maximumEvents)) }
+        addWarnings(notes, to: &object)
         return .object(object)
     }
 
     /// `{"timeZone", "freeDays": ["YYYY-MM-DD", …], "busyDays": [{"date", "events": [summary, …]}]}`
-    public static func freeDays(_ availability: DayAvailability, zone: CalendarZone) -> GeneratedContent {
-        [
+    public static func freeDays(_ availability: DayAvailability, zone: CalendarZone, notes: [String] = []) -> GeneratedContent {
+        var object: JSONObject = [
             "timeZone": .string(zone.identifier),
             "freeDays": .array(availability.freeDays.map { .string($0.description) }),
             "busyDays": .array(
@@ -30,6 +31,21 @@ public enum CalendarReport {
                     ["date": .string(day.date.description), "events": .array(day.events.map { .string($0) })]
                 }),
         ]
+        addWarnings(notes, to: &object)
+        return .object(object)
+    }
+
+    /// Notes shown with an answer; the rest are counted, so a calendar with thousands of broken
+    /// rules still gives a short answer.
+    public static let maximumWarnings = 5
+
+    /// `"warnings": [...]`, present only when there is something to say (a rule cut short, a zone
+    /// rule ignored…): what the answer could not do exactly is never silent.
+    private static func addWarnings(_ notes: [String], to object: inout JSONObject) {
+        guard !notes.isEmpty else { return }
+        var listed = notes.prefix(maximumWarnings).map { GeneratedContent.string($0) }
+        if notes.count > maximumWarnings { listed.append(.string("and \(notes.count - maximumWarnings) more notes")) }
+        object["warnings"] = .array(listed)
     }
 
     private static func content(of event: CalendarEvent) -> GeneratedContent {

@@ -10,10 +10,12 @@ public struct CalendarZone: Sendable {
     public let identifier: String
     private let zone: TimeZone
 
-    /// Returns nil for a name the system's zoneinfo does not know.
+    /// Returns nil for a name the system's zoneinfo does not know; a Windows zone name
+    /// ("W. Europe Standard Time") is read as its IANA zone (CLDR's windowsZones table).
     public init?(identifier: String) {
-        guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
-        self.identifier = identifier
+        let name = WindowsZones.iana[identifier.trimmingCharacters(in: .whitespaces)] ?? identifier
+        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
+        self.identifier = name
         self.zone = zone
     }
 

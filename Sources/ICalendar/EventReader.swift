@@ -47,7 +47,14 @@ struct EventReader {
         }
         if let property = icalcomponent_get_first_property(event, ICAL_RECURRENCEID_PROPERTY) {
             series.recurrenceID = time(of: property, in: event)?.start
+            if let range = icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER) {
+                series.isThisAndFuture = icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
+            }
+            // An override is one instance (RFC 5545 §3.8.4.4): a copy of the master's RRULE that
+            // some clients leave in it must not start a new endless series.
+            if series.recurrenceID != nil { series.rules = [] }
         }
+        series.sequence = Int(icalcomponent_get_sequence(event))
         series.isCancelled = icalcomponent_get_status(event) == ICAL_STATUS_CANCELLED
         if let property = icalcomponent_get_first_property(event, ICAL_TRANSP_PROPERTY) {
             let transparency = icalproperty_get_transp(property)

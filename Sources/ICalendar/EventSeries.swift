@@ -25,6 +25,10 @@ struct EventSeries {
     var exceptions: [CalendarTime] = []
     /// Set on an override: the occurrence of the series (same UID) that this one replaces.
     var recurrenceID: CalendarTime?
+    /// `RECURRENCE-ID;RANGE=THISANDFUTURE`: the override also changes every later occurrence.
+    var isThisAndFuture = false
+    /// SEQUENCE: of two versions of one event (same UID and RECURRENCE-ID), the higher wins.
+    var sequence = 0
     /// STATUS:CANCELLED — never shown, never busy.
     var isCancelled = false
     /// TRANSP:TRANSPARENT — shown, but leaves the time free.

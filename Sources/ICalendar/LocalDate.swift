@@ -89,6 +89,9 @@ public struct WallClock: Sendable, Hashable, Comparable, CustomStringConvertible
 
     var secondsOfDay: Int { hour * 3600 + minute * 60 + second }
 
+    /// `YYYY-MM-DDTHH:MM`, seconds left out.
+    public var minuteText: String { "\(date)T\(pad(hour, 2)):\(pad(minute, 2))" }
+
     public static func < (lhs: WallClock, rhs: WallClock) -> Bool {
         (lhs.date, lhs.secondsOfDay) < (rhs.date, rhs.secondsOfDay)
     }

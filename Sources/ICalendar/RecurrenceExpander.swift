@@ -7,9 +7,10 @@ struct Occurrence {
 }
 
 /// Expands one series (DTSTART, RRULE, RDATE, minus EXDATE) into the occurrences that start
-/// before the end of a window of instants and may reach into it. An unbounded RRULE stops at
-/// the window's end; a pathological one (every second since 1970) stops after a fixed number
-/// of steps, so a query always ends.
+/// before the end of a window of instants and may reach into it. Rules are expanded by
+/// `RuleIterator`, never by libical's iterator: an unbounded rule stops at the window's end, and
+/// a pathological one (every second since 1970 with a COUNT) stops when its work budget is
+/// spent, with a note saying so, so a query always ends and never cuts silently.
 struct RecurrenceExpander {
     let zone: CalendarZone
     /// Occurrences must start before `windowEnd` and end at or after `windowStart`.
@@ -29,10 +30,14 @@ struct RecurrenceExpander {
         lastDay = zone.wallClock(at: windowEnd).date.adding(days: 2)
     }
 
-    /// Iterator steps allowed per RRULE per query.
-    static let maximumStepsPerRule = 200_000
+    /// Units of work one RRULE may spend per query (see `RuleIterator`): about 0.1 s in a release
+    /// build, a few times that in a debug one, whatever the rule.
+    static let workBudgetPerRule = 300_000
+    /// Occurrences of one series listed per day; the rest are left out with a note (the day is
+    /// busy either way, and an answer lists at most 500 events). Every quarter hour of a day fits.
+    static let maximumOccurrencesPerDay = 100
 
-    func occurrences(of series: EventSeries) -> [Occurrence] {
+    func occurrences(of series: EventSeries, notes: inout [String]) -> [Occurrence] {
         guard series.isRecurring else {
             guard Self.mayReach(series.start, series.length, firstDay, lastDay) else { return [] }
             return reaches(series.start, series.length) ? [Occurrence(start: series.start, length: series.length)] : []
@@ -40,59 +45,113 @@ struct RecurrenceExpander {
         let excludedInstants = Set(series.exceptions.filter { !$0.isDate }.map { $0.instant(in: zone) })
         let excludedDates = Set(series.exceptions.filter(\.isDate).map(\.ownDate))
         var seen = Set<Int64>()
+        var perDay: [LocalDate: Int] = [:]
+        var fullDays = Set<LocalDate>()
         var found: [Occurrence] = []
 
-        func add(_ start: CalendarTime, _ length: EventLength) {
+        /// Adds an occurrence; false once its day holds `maximumOccurrencesPerDay` of this series.
+        @discardableResult
+        func add(_ start: CalendarTime, _ length: EventLength) -> Bool {
             let instant = start.instant(in: zone)
             guard !excludedInstants.contains(instant), !excludedDates.contains(start.ownDate),
                 reaches(start, length), seen.insert(instant).inserted
-            else { return }
+            else { return true }
+            let count = perDay[start.ownDate, default: 0]
+            guard count < Self.maximumOccurrencesPerDay else {
+                fullDays.insert(start.ownDate)
+                return false
+            }
+            perDay[start.ownDate] = count + 1
             found.append(Occurrence(start: start, length: length))
+            return true
         }
 
         add(series.start, series.length)  // DTSTART is always the first instance (RFC 5545 §3.8.5.3)
         for extra in series.extraDates { add(extra.start, extra.length ?? series.length) }
         for rule in series.rules {
-            forEachStart(of: rule, in: series) { add($0, series.length) }
+            if let note = forEachStart(of: rule, in: series, { add($0, series.length) }) {
+                notes.append("'\(series.summary)': \(note)")
+            }
+        }
+        if !fullDays.isEmpty {
+            notes.append(
+                "'\(series.summary)': more than \(Self.maximumOccurrencesPerDay) occurrences a day on \(fullDays.count) "
+                    + "day\(fullDays.count == 1 ? "" : "s") (from \(fullDays.min()!)); the rest are not listed, the days are busy")
         }
         return found
     }
 
-    private func forEachStart(of ruleText: String, in series: EventSeries, _ body: (CalendarTime) -> Void) {
-        guard RecurrenceRuleLimits.isExpandable(ruleText) else { return }
-        let rule = icalrecurrencetype_from_string(ruleText)
-        guard rule.freq != ICAL_NO_RECURRENCE,
-            let iterator = icalrecur_iterator_new(rule, series.start.icalTime)
-        else { return }
-        defer { icalrecur_iterator_free(iterator) }
-        skipAhead(iterator, rule: rule, series: series)
+    /// Expands one RRULE; returns a note when it was refused or cut short.
+    private func forEachStart(of ruleText: String, in series: EventSeries, _ body: (CalendarTime) -> Bool) -> String? {
+        let rule: RecurrenceRule
+        do { rule = try RecurrenceRule(parsing: ruleText) } catch { return error.message }
+        let frame = Frame(start: series.start, readerZone: zone)
+        let length = lengthInSeconds(series.length)
+        let margin = length + 2 * 86_400
+        let iterator = RuleIterator(rule: rule, start: frame.startWall, until: rule.until.map(frame.wallSeconds(of:)))
+            .counting(before: frame.wallSeconds(at: windowStart) - margin)
         var previous = Int64.min
-        for _ in 0..<Self.maximumStepsPerRule {
-            let next = icalrecur_iterator_next(iterator)
-            if icaltime_is_null_time(next) != 0 { return }
-            guard let start = series.start.sameKind(as: next) else { continue }
-            if start.ownDate > lastDay { return }
-            guard Self.mayReach(start, series.length, firstDay, lastDay) else { continue }
+        let outcome = iterator.run(
+            from: frame.wallSeconds(at: windowStart) - margin, through: frame.wallSeconds(at: windowEnd) + 2 * 86_400,
+            budget: Self.workBudgetPerRule
+        ) { (wall: WallClock) -> RuleIterator.Next in
+            guard let start = frame.time(wall) else { return .more }
             let instant = start.instant(in: zone)
-            // An iterator that stops advancing would otherwise spin until the step limit.
-            if instant >= windowEnd || instant <= previous { return }
+            if instant >= windowEnd { return .stop }
+            // A DATE series repeating within a day gives its day once.
+            if instant == previous { return start.isDate ? .nextDay : .more }
             previous = instant
-            body(start)
+            // Before the window, a whole day's later occurrences cannot reach it either: skip (or
+            // count) them rather than step through every second of the margin days.
+            if instant + 86_400 + length + 7_200 < windowStart { return .nextDay }
+            if Self.mayReach(start, series.length, firstDay, lastDay), !body(start) { return .nextDay }
+            return .more
         }
+        guard case .truncated(let reached) = outcome else { return nil }
+        return "RRULE \(ruleText) needs more work than one answer allows; expanded only up to \(reached), "
+            + "later occurrences in the range are missing"
     }
 
-    /// Rules repeating within a day could take millions of steps to reach the window from an
-    /// old DTSTART: start those near the window instead (libical cannot do this with COUNT).
-    private func skipAhead(_ iterator: OpaquePointer, rule: icalrecurrencetype, series: EventSeries) {
-        let subDaily = [ICAL_SECONDLY_RECURRENCE, ICAL_MINUTELY_RECURRENCE, ICAL_HOURLY_RECURRENCE].contains(rule.freq)
-        let from = windowStart - lengthInSeconds(series.length) - 86_400
-        guard subDaily, rule.count == 0, !series.start.isDate, series.start.instant(in: zone) < from else { return }
-        let start: icaltimetype
-        switch series.start {
-        case .zoned(_, let icalZone): start = icaltime_from_timet_with_zone(time_t(from), 0, icalZone.pointer)
-        default: start = icaltimetype(zone.wallClock(at: from), zone: nil)
+    /// DTSTART's own frame (its zone, or the reader's for dates and floating times): where a rule
+    /// is expanded, as RFC 5545 says, in local time.
+    private struct Frame {
+        let start: CalendarTime
+        let readerZone: CalendarZone
+
+        var startWall: WallClock {
+            switch start {
+            case .date(let date): WallClock(date: date, hour: 0, minute: 0)
+            case .floating(let wall), .zoned(let wall, _): wall
+            }
         }
-        _ = icalrecur_iterator_set_start(iterator, start)
+
+        /// The wall clock in this frame at an instant, as seconds.
+        func wallSeconds(at instant: Int64) -> Int64 {
+            if case .zoned(_, let zone) = start {
+                let time = icaltime_from_timet_with_zone(time_t(instant), 0, zone.pointer)
+                if let wall = time.wallClock { return wall.secondsSince1970AsUTC }
+            }
+            return readerZone.wallClock(at: instant).secondsSince1970AsUTC
+        }
+
+        /// UNTIL as the last wall-clock second an occurrence may start at.
+        func wallSeconds(of until: RecurrenceRule.Until) -> Int64 {
+            switch until {
+            case .date(let date): WallClock(date: date.adding(days: 1), hour: 0, minute: 0).secondsSince1970AsUTC - 1
+            case .local(let wall): wall.secondsSince1970AsUTC
+            case .utc(let wall): wallSeconds(at: wall.secondsSince1970AsUTC)
+            }
+        }
+
+        /// An occurrence as the same kind of value as DTSTART.
+        func time(_ wall: WallClock) -> CalendarTime? {
+            guard (1...9999).contains(wall.date.year) else { return nil }
+            switch start {
+            case .date: return .date(wall.date)
+            case .floating: return .floating(wall)
+            case .zoned(_, let zone): return .zoned(wall, zone)
+            }
+        }
     }
 
     /// Whether an occurrence may touch the window's days, judged by dates alone (fast).

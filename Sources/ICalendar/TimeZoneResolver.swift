@@ -4,6 +4,7 @@ import Foundation
 /// Finds the zone a TZID names: the calendar's own VTIMEZONE first (RFC 5545 says it defines
 /// the name), then libical's builtin zones from the system zoneinfo — also under prefixed names
 /// like `/freeassociation.sourceforge.net/Europe/Berlin` or `/mozilla.org/20050126_1/Europe/Berlin`.
+/// Windows zone names map to IANA zones through CLDR's windowsZones table.
 /// A name nobody knows reads as floating time (the calendar's own zone), not as an error.
 final class TimeZoneResolver {
     private var cache: [String: ICalZone?] = [:]
@@ -42,6 +43,10 @@ final class TimeZoneResolver {
         for count in [3, 2] where parts.count > count {
             let location = parts.suffix(count).joined(separator: "/")
             if let zone = icaltimezone_get_builtin_timezone(location) { return ICalZone(pointer: zone) }
+        }
+        // Outlook's Windows names ("Pacific Standard Time") through CLDR's table.
+        if let iana = WindowsZones.iana[trimmed], let zone = icaltimezone_get_builtin_timezone(iana) {
+            return ICalZone(pointer: zone)
         }
         return nil
     }

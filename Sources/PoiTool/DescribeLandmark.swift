@@ -7,15 +7,16 @@ struct DescribeLandmark: PluginTool {
     let name = "describeLandmark"
 
     let description = """
-        Describe a landmark (a national park, a mountain, a lake, a town) by name: its official \
-        name, country, coordinates and a short description. Use it to check a place exists and \
-        to get its exact name before planning around it.
+        Describe a place by name (a landmark, a national park, a mountain, a lake, a town): its \
+        full name, country, coordinates and a short description. Use it to check a place exists \
+        and to get its exact name before planning around it. When several places share the \
+        name, the best known is chosen and the others are named in `note`.
         """
 
     var arguments: GeneratedContent {
         [
             "type": "object",
-            "properties": ["landmark": ["type": "string", "maxLength": 200, "description": "The landmark's name, e.g. \"Joshua Tree\"."]],
+            "properties": ["landmark": ["type": "string", "maxLength": 200, "description": "The name of the place."]],
             "required": ["landmark"],
             "additionalProperties": false,
         ]
@@ -27,7 +28,7 @@ struct DescribeLandmark: PluginTool {
             "properties": [
                 "name": ["type": "string"], "country": ["type": "string"],
                 "latitude": ["type": "number"], "longitude": ["type": "number"],
-                "description": ["type": "string"],
+                "description": ["type": "string"], "note": ["type": "string"],
             ],
             "required": ["name", "latitude", "longitude", "description"],
         ]
@@ -41,11 +42,15 @@ struct DescribeLandmark: PluginTool {
         do { place = try OpenedIndex.shared.get().resolve(name) } catch let unknown as UnknownPlaceError {
             throw ToolFailure(unknown.description)
         }
-        var output: JSONObject = ["name": .string(place.name)]
+        var output: JSONObject = ["name": .string(place.label)]
         if let country = place.country { output["country"] = .string(country) }
         output["latitude"] = ResultFormatting.coordinate(place.coordinate.latitude)
         output["longitude"] = ResultFormatting.coordinate(place.coordinate.longitude)
-        output["description"] = .string(place.description ?? "a \(place.category.rawValue)")
+        let facts = Place(
+            name: place.name, category: place.category, coordinate: place.coordinate, region: place.region,
+            source: "", wikipedia: place.wikipedia, kind: place.kind)
+        output["description"] = .string(place.description ?? facts.factualDescription())
+        if !place.alternatives.isEmpty { output["note"] = .string(ResultFormatting.choice(place, asked: name)) }
         return .object(output)
     }
 }

@@ -20,4 +20,11 @@ enum ResultFormatting {
     static func location(_ name: String, _ coordinate: Coordinate) -> GeneratedContent {
         ["name": .string(name), "latitude": Self.coordinate(coordinate.latitude), "longitude": Self.coordinate(coordinate.longitude)]
     }
+
+    /// Says which of several places named `asked` was chosen, and names the others.
+    static func choice(_ chosen: ResolvedPlace, asked: String) -> String {
+        let others = chosen.alternatives.prefix(3).joined(separator: "; ")
+        let more = chosen.alternatives.count > 3 ? " and \(chosen.alternatives.count - 3) more" : ""
+        return "'\(asked)' names several places; chose \(chosen.label), the best known (others: \(others)\(more))"
+    }
 }

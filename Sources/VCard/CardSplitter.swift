@@ -5,7 +5,10 @@
 /// - outside + `BEGIN:VCARD` → inside; outside + anything else → counted as stray, ignored.
 /// - inside + property → collected (a line that is not a property marks the card as broken).
 /// - inside + `END:VCARD` → the card is built (or skipped with its problem) → outside.
-/// - inside + `BEGIN:VCARD` → the open card lacks its END: skipped; a new card starts.
+/// - inside + `BEGIN:VCARD` → the open card lacks its END: skipped; a new card starts —
+///   unless the card's last property is a vCard 2.1 `AGENT:` with no value, whose value is the
+///   embedded card that follows: its lines (to the matching END) belong to the outer card's AGENT
+///   and are passed over; the outer card goes on after it.
 /// - end of input while inside → the open card lacks its END: skipped.
 struct CardSplitter {
     private enum State {
@@ -18,6 +21,14 @@ struct CardSplitter {
         var properties: [ContentLine] = []
         /// The first reason this card cannot be used; the rest of it is still consumed to find its END.
         var problem: String?
+        /// How many embedded AGENT cards are open (their lines are not the outer card's).
+        var agentDepth = 0
+
+        /// `AGENT:` with nothing after it: the vCard 2.1 form whose value is the next card.
+        var expectsEmbeddedCard: Bool {
+            guard let last = properties.last, last.name == "AGENT" else { return false }
+            return last.rawValue.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        }
     }
 
     private var state = State.outside
@@ -42,6 +53,15 @@ struct CardSplitter {
         }
         // Take the card out of `state` so appending to its properties does not copy them.
         state = .outside
+        if card.agentDepth > 0 || (marker == .begin && card.expectsEmbeddedCard) {
+            switch marker {
+            case .begin: card.agentDepth += 1
+            case .end: card.agentDepth -= 1
+            case nil: break
+            }
+            state = .inside(card)
+            return
+        }
         switch marker {
         case .begin:
             skip(card, because: "no END:VCARD before the next BEGIN:VCARD at line \(line.number)")

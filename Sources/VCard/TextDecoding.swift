@@ -2,7 +2,9 @@
 ///
 /// Without a charset the bytes are read as UTF-8 and, when they are not valid UTF-8 (an old
 /// export in a Western code page), as Windows-1252, which agrees with ISO-8859-1 on every
-/// printable Latin-1 character. Decoding never fails: a wrong guess gives wrong letters, not a crash.
+/// printable Latin-1 character. Other charsets (SHIFT_JIS, Big5, KOI8-R, UTF-16…) go through
+/// iconv; one iconv does not know is read as UTF-8 (or Windows-1252) with a note. Decoding never
+/// fails: a wrong guess gives wrong letters and a warning, not a crash.
 enum TextDecoding {
     struct Decoded {
         var text: String
@@ -11,6 +13,10 @@ enum TextDecoding {
     }
 
     static func decode(_ bytes: some Collection<UInt8>, charset: String?) -> Decoded {
+        withoutNULs(decodeKeepingNULs(bytes, charset: charset))
+    }
+
+    private static func decodeKeepingNULs(_ bytes: some Collection<UInt8>, charset: String?) -> Decoded {
         let label = charset?.trimmingSpaces.lowercased()
         switch label {
         case nil, "", "utf-8", "utf8", "us-ascii", "ascii":
@@ -23,11 +29,30 @@ enum TextDecoding {
             return Decoded(text: windows1252(bytes))
         case .some:
             let other = charset!.trimmingSpaces
-            if let text = String(validating: bytes, as: UTF8.self) {
-                return Decoded(text: text, fallback: bytes.allSatisfy({ $0 < 0x80 }) ? nil : "unsupported CHARSET=\(other); read as UTF-8")
+            switch Iconv.decode(bytes, charset: other) {
+            case .text(let text):
+                return Decoded(text: text)
+            case .invalid:
+                if let text = String(validating: bytes, as: UTF8.self) {
+                    return Decoded(text: text, fallback: "not valid \(other); read as UTF-8")
+                }
+                return Decoded(text: windows1252(bytes), fallback: "not valid \(other); read as Windows-1252")
+            case .unknownCharset:
+                if let text = String(validating: bytes, as: UTF8.self) {
+                    let fallback = bytes.allSatisfy({ $0 < 0x80 }) ? nil : "unsupported CHARSET=\(other); read as UTF-8"
+                    return Decoded(text: text, fallback: fallback)
+                }
+                return Decoded(text: windows1252(bytes), fallback: "unsupported CHARSET=\(other); read as Windows-1252")
             }
-            return Decoded(text: windows1252(bytes), fallback: "unsupported CHARSET=\(other); read as Windows-1252")
         }
+    }
+
+    /// NUL characters (a UTF-16 value read as bytes) are dropped, with a note: a name must not
+    /// carry invisible characters that break search and JSON readers.
+    private static func withoutNULs(_ decoded: Decoded) -> Decoded {
+        guard decoded.text.utf8.contains(0) else { return decoded }
+        let text = String(String.UnicodeScalarView(decoded.text.unicodeScalars.filter { $0.value != 0 }))
+        return Decoded(text: text, fallback: decoded.fallback ?? "NUL characters removed (a UTF-16 value without CHARSET?)")
     }
 
     static func latin1(_ bytes: some Collection<UInt8>) -> String {

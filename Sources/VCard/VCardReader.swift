@@ -41,11 +41,14 @@ public enum VCardReader {
             return VCardReadResult(warnings: [VCardWarning(
                 line: 0, message: "input is \(data.count) bytes; the limit is \(maximumSize) bytes; nothing read")])
         }
+        let (bytes, encodingWarning) = FileEncoding.utf8([UInt8](data))
         var machine = CardSplitter()
-        for line in LogicalLines.split([UInt8](data)) {
+        for line in LogicalLines.split(bytes) {
             machine.consume(line)
         }
-        return machine.finish()
+        var result = machine.finish()
+        if let encodingWarning { result.warnings.insert(VCardWarning(line: 1, message: encodingWarning), at: 0) }
+        return result
     }
 
     /// Reads cards from text (tests and callers that already hold a string).

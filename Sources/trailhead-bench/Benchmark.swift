@@ -21,3 +21,10 @@ func percentile(_ samples: [Double], _ q: Double) -> Double {
     let sorted = samples.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
 }
+
+/// "0.52 0.61 0.70": the load averages, printed beside timings (the machine is shared).
+func loadAverage() -> String {
+    var load = [0.0, 0.0, 0.0]
+    getloadavg(&load, 3)
+    return load.map { String(format: "%.2f", $0) }.joined(separator: " ")
+}

@@ -7,7 +7,11 @@ let benchmarks: [any Benchmark] = [
     PartialJSONBench(),
     ToolCallBench(),
     ModelBench(),
+    SessionBench(),
+    LlamaBuildBench(),
+    GrammarBench(),
     GeoIndexBench(),
+    VCardUnfoldingBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

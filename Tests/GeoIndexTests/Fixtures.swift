@@ -9,7 +9,12 @@ enum Fixtures {
     static let desert = root + "/geojson/desert.geojson"
     static let antimeridian = root + "/geojson/antimeridian.geojsonseq"
     static let broken = root + "/geojson/broken.geojsonseq"
+    static let wikipediaParis = root + "/geojson/wikipedia-paris.geojsonseq.gz"
+    static let banff = root + "/geojson/banff.geojsonseq"
     static let packageRoot = URL(fileURLWithPath: root).deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The curated landmarks the project ships (Data/landmarks).
+    static let shippedLandmarks = packageRoot + "/Data/landmarks"
 
     /// A real OpenStreetMap extract of Liechtenstein (ODbL; see Fixtures/osm/README.md).
     static let liechtenstein = root + "/osm/liechtenstein-2013-08-03.osm.pbf"
@@ -30,6 +35,17 @@ enum Fixtures {
     }
 }
 
+extension Fixtures {
+    /// An index of the shipped curated landmarks, real Wikipedia places around Paris and Banff,
+    /// and GeoNames' two towns named Banff; with the build's summary.
+    static func worldIndex(for test: XCTestCase) throws -> (GeoIndex, ImportSummary) {
+        let path = try temporaryDirectory(for: test) + "/poi.sqlite"
+        let summary = try GeoIndexBuilder.build(output: path, landmarksDirectory: shippedLandmarks, geoJSONFiles: [wikipediaParis, banff])
+        return (try GeoIndex(path: path), summary)
+    }
+}
+
 extension Coordinate {
+    static let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
     static let joshuaTree = Coordinate(latitude: 33.8734, longitude: -115.901)
 }

@@ -2,13 +2,15 @@ import XCTest
 @testable import GeoIndex
 
 final class GeoIndexSearchTests: XCTestCase {
-    func testHikesWithinDefaultRadiusAreSortedByDistance() throws {
+    func testHikesWithinDefaultRadiusAreRankedByCuratedRankAndDistance() throws {
         let index = try Fixtures.desertIndex(for: self)
         let found = try index.search(NearbyQuery(centre: .joshuaTree, category: .hike))
 
+        // Curated order (the landmark file lists Mastodon Peak third, Lost Palms fourth) outweighs
+        // half a kilometre: Mastodon Peak at 17.8 km comes before Lost Palms at 17.3 km.
         XCTAssertEqual(found.results.map(\.place.name),
-                       ["Cholla Cactus Garden Trail", "Arch Rock Nature Trail", "Lost Palms Oasis Trail", "Mastodon Peak Trail"])
-        XCTAssertEqual(found.results.map(\.distanceKm), found.results.map(\.distanceKm).sorted())
+                       ["Cholla Cactus Garden Trail", "Arch Rock Nature Trail", "Mastodon Peak Trail", "Lost Palms Oasis Trail"])
+        XCTAssertEqual(found.results.map(\.score), found.results.map(\.score).sorted(by: >))
         XCTAssertTrue(found.results.allSatisfy { $0.distanceKm <= 20 && $0.place.category == .hike })
     }
 
@@ -37,15 +39,22 @@ final class GeoIndexSearchTests: XCTestCase {
         XCTAssertEqual(found.results.map(\.score), found.results.map(\.score).sorted(by: >))
     }
 
-    func testBothWaysOfJoiningSpaceAndTextAgree() throws {
+    func testEveryWayOfJoiningSpaceAndTextAgrees() throws {
         let index = try Fixtures.desertIndex(for: self)
-        let query = NearbyQuery(centre: .joshuaTree, radiusKm: 60, text: "easy loop trail palms", limit: 50)
+        var query = NearbyQuery(centre: .joshuaTree, radiusKm: 60, text: "easy loop trail palms", limit: 50)
+        query.joinOrder = .textFirst
+        let textFirst = try index.search(query)
+        query.joinOrder = .spaceFirst
         index.rangeGap = Int.max / 2
-        let byPass = try index.search(query)
+        let oneRange = try index.search(query)
         index.rangeGap = 0
-        let byCandidate = try index.search(query)
-        XCTAssertEqual(byPass.results.count, 8, "places within 60 km matching a word")
-        XCTAssertEqual(byPass, byCandidate)
+        let rangePerRun = try index.search(query)
+
+        XCTAssertEqual(textFirst.results.count, 8, "places within 60 km matching a word")
+        XCTAssertEqual(textFirst.joinOrder, .textFirst)
+        XCTAssertEqual(oneRange.joinOrder, .spaceFirst)
+        XCTAssertEqual(textFirst.results, oneRange.results)
+        XCTAssertEqual(oneRange.results, rangePerRun.results)
     }
 
     func testQueryOnlyReturnsPlacesMatchingSomeWord() throws {

@@ -87,4 +87,69 @@ final class PoiPluginTests: XCTestCase {
         XCTAssertEqual(result["latitude"], 47.6161)
         XCTAssertTrue(result["description"]?.stringValue?.hasPrefix("Renaissance château") ?? false)
     }
+
+    /// Reopens the plugin on an index built from `landmarks` and `files`.
+    private func reopen(landmarks: String, files: [String]) throws {
+        let indexPath = try Fixtures.temporaryDirectory(for: self) + "/world.sqlite"
+        _ = try GeoIndexBuilder.build(output: indexPath, landmarksDirectory: landmarks, geoJSONFiles: files)
+        var error: UnsafeMutablePointer<CChar>?
+        XCTAssertEqual(plugin.open(GeneratedContent.object(["index": .string(indexPath)]).jsonString, &error), 0)
+    }
+
+    func testToolDescriptionsCarryNoExampleValuesToCopy() throws {
+        // A model copied "easy loop trail" from a description into its calls: descriptions say
+        // what to give, never a value.
+        let manifest = try GeneratedContent(json: String(cString: try XCTUnwrap(plugin.manifest_json)))
+        var descriptions: [String] = []
+        func collect(_ value: GeneratedContent) {
+            if let description = value["description"]?.stringValue { descriptions.append(description) }
+            for child in value.objectValue?.values.map({ $0 }) ?? value.arrayValue ?? [] { collect(child) }
+        }
+        collect(manifest)
+        XCTAssertGreaterThan(descriptions.count, 8)
+        for description in descriptions {
+            XCTAssertFalse(description.contains("\""), description)
+            for phrase in ["e.g.", "such as", "for example", "for instance"] {
+                XCTAssertFalse(description.lowercased().contains(phrase), description)
+            }
+        }
+    }
+
+    func testAnAmbiguousLandmarkIsNamedWithItsRegionAndTheChoiceIsSaid() throws {
+        try reopen(landmarks: Fixtures.landmarks, files: [Fixtures.banff])
+        let described = try call("describeLandmark", #"{"landmark":"Banff"}"#)
+        XCTAssertEqual(described.status, 0)
+        XCTAssertEqual(described.result["name"], "Banff, Alberta, Canada")
+        XCTAssertEqual(described.result["description"], "town of 8,305 people in Alberta")
+        XCTAssertEqual(described.result["note"],
+                       "'Banff' names several places; chose Banff, Alberta, Canada, the best known (others: Banff, Scotland, United Kingdom)")
+
+        let found = try call("findPointsOfInterest", #"{"landmark":"Banff","radiusKm":30}"#)
+        XCTAssertEqual(found.status, 0)
+        XCTAssertEqual(found.result["landmark"]?["name"], "Banff, Alberta, Canada")
+        let names = try XCTUnwrap(found.result["results"]?.arrayValue).compactMap { $0["name"]?.stringValue }
+        XCTAssertTrue(names.contains("Banff Springs Hotel"), "\(names)")
+        XCTAssertFalse(names.contains("Banff Castle"), "that one is in Scotland")
+    }
+
+    func testAnAliasOfACuratedLandmarkWinsAndTheNoteNamesTheTowns() throws {
+        try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.banff])
+        let (status, result) = try call("describeLandmark", #"{"landmark":"banff"}"#)
+        XCTAssertEqual(status, 0)
+        let note = "'banff' names several places; chose Banff National Park, the best known (others: Banff, Alberta, Canada; Banff, Scotland, United Kingdom)"
+        XCTAssertEqual(result["name"], "Banff National Park")
+        XCTAssertEqual(result["note"]?.stringValue, note)
+    }
+
+    func testMuseumsInParisStartWithTheLouvreAndOrsayAndEveryResultIsDescribed() throws {
+        try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.wikipediaParis])
+        let (status, result) = try call("findPointsOfInterest", #"{"landmark":"Paris","category":"museum","query":"museums in Paris"}"#)
+        XCTAssertEqual(status, 0)
+        let results = try XCTUnwrap(result["results"]?.arrayValue)
+        XCTAssertEqual(results.prefix(2).compactMap { $0["name"]?.stringValue }, ["Louvre Museum", "Musée d'Orsay"])
+        XCTAssertEqual(results.count, 10)
+        XCTAssertTrue(results.allSatisfy { $0["description"]?.stringValue?.isEmpty == false })
+        let carnavalet = try XCTUnwrap(results.first { $0["name"] == "Musée Carnavalet" })
+        XCTAssertEqual(carnavalet["description"], "museum, 0.7 km from Paris; Wikipedia: Musée Carnavalet")
+    }
 }

@@ -68,28 +68,35 @@ final class BoundsTests: XCTestCase {
     }
 
     /// Unbounded rules (every minute since 1990, every day since 1900, COUNT of a hundred
-    /// million seconds) expand only as far as the range needs.
+    /// million seconds) expand only as far as the range needs, and exactly.
     func testUnboundedRulesAreBoundedByTheRange() throws {
         let calendar = try TestData.fixture("unbounded.ics")
-        let events = try calendar.events("2026-12-07", "2026-12-07", in: "UTC")
-        XCTAssertEqual(events.filter { $0.summary == "Every minute since 1990" }.count, 24 * 60)
+        let zone = try XCTUnwrap(CalendarZone(identifier: "UTC"))
+        let expansion = calendar.expand(in: try DateRange(start: "2026-12-07", end: "2026-12-07"), zone: zone)
+        let events = expansion.events
+        // Every minute of the day is busy; the first 100 are listed, and a note says so.
+        XCTAssertEqual(events.filter { $0.summary == "Every minute since 1990" }.count, 100)
         XCTAssertEqual(events.filter { $0.summary == "Every day since 1900" }.map(\.start), ["2026-12-07"])
-        // COUNT cannot skip ahead: the step limit stops it long before 2026.
+        // 10^8 seconds from 2000-01-01 end on 2003-03-03 (1,157.4 days): none in 2026, and the
+        // count is reached by counting whole days, not cut by a step limit.
         XCTAssertEqual(events.filter { $0.summary == "A hundred million seconds" }.count, 0)
-        // Rules that never match (February 30th, April 31st) end instead of hanging in libical;
-        // the sub-daily ones are not expanded at all.
-        XCTAssertEqual(calendar.unexpandedRuleCount, 2)
+        let end = try calendar.events("2003-03-03", "2003-03-03", in: "UTC").filter { $0.summary == "A hundred million seconds" }
+        // Its last day runs to 09:46:39: 35,200 occurrences, of which 100 are listed.
+        XCTAssertEqual(end.count, 100)
+        // Rules that never match (February 30th, April 31st) end at once.
         XCTAssertFalse(events.contains { $0.summary.hasPrefix("Every second of") || $0.summary.hasPrefix("Every hour of") })
         XCTAssertFalse(events.contains { $0.summary == "Every April 31st" })
+        XCTAssertEqual(expansion.notes.count, 1)
+        XCTAssertTrue(expansion.notes[0].hasPrefix("'Every minute since 1990': more than 100 occurrences a day"), "\(expansion.notes)")
     }
 }
 
 extension BoundsTests {
-    /// A day with 1,441 events still gives a bounded answer: 500 listed, the rest counted.
+    /// A week with 700 events still gives a bounded answer: 500 listed, the rest counted.
     func testHugeAnswersAreCappedAndSaySo() throws {
         let calendar = try TestData.fixture("unbounded.ics")
         let zone = try XCTUnwrap(CalendarZone(identifier: "UTC"))
-        let range = try DateRange(start: "2026-12-07", end: "2026-12-07")
+        let range = try DateRange(start: "2026-12-07", end: "2026-12-13")
         let events = calendar.events(in: range, zone: zone)
         let report = CalendarReport.events(events, zone: zone)
         XCTAssertEqual(report["events"]?.arrayValue?.count, CalendarReport.maximumEvents)

@@ -21,7 +21,7 @@ final class PlanCommandTests: XCTestCase {
     static let places = ["Hidden Valley Nature Trail", "Barker Dam Nature Trail", "Keys View", "Skull Rock Nature Trail"]
 
     /// A final answer: two activities a day at the places in turn, texts within their word bounds.
-    func final(_ dates: [String], companions: [String] = ["Ana Lima", "Ben Okafor"], places: [String] = PlanCommandTests.places) -> GeneratedText {
+    static func final(_ dates: [String], companions: [String] = ["Ana Lima", "Ben Okafor"], places: [String] = PlanCommandTests.places) -> GeneratedText {
         var index = 0
         let days = dates.map { date -> String in
             let activities = ["morning", "evening"].map { time -> String in
@@ -55,7 +55,7 @@ final class PlanCommandTests: XCTestCase {
     func testAGroundedPlanPrintsOneJSONDocumentAndAFullTranscript() throws {
         // The calendar and the contacts are called before the first turn (the request fixes their
         // arguments): the model's only turn is the answer.
-        let (result, transcript) = try plan(try script([final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
+        let (result, transcript) = try plan(try script([Self.final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let itinerary = try GeneratedContent(json: result.stdout)
         XCTAssertEqual(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue }, ["2026-12-19", "2026-12-20"])
@@ -70,7 +70,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testAnInventedDateIsSentBackToTheModel() throws {
         // A busy day (2026-12-14, a conference), then a good plan.
-        let outputs = [final(["2026-12-14", "2026-12-19"]), final(["2026-12-19", "2026-12-20"])]
+        let outputs = [Self.final(["2026-12-14", "2026-12-19"]), Self.final(["2026-12-19", "2026-12-20"])]
         let (result, transcript) = try plan(try script(outputs), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let kinds = try kinds(transcript)
@@ -89,7 +89,7 @@ final class PlanCommandTests: XCTestCase {
         let places = try placesReturned(first.transcript)
         XCTAssertGreaterThanOrEqual(places.count, 4, "the index knows Joshua Tree's trails")
         let (result, transcript) = try plan(
-            try script(outputs + [final(["2026-12-19", "2026-12-20"], companions: [], places: places)]), tools: "poi,calendar,contacts",
+            try script(outputs + [Self.final(["2026-12-19", "2026-12-20"], companions: [], places: places)]), tools: "poi,calendar,contacts",
             companions: nil, extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let itinerary = try GeneratedContent(json: result.stdout)
@@ -110,7 +110,7 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func testAReplayWithTheSameToolsMatchesAndATamperedOneDiffers() throws {
-        let (result, transcript) = try plan(try script([final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
+        let (result, transcript) = try plan(try script([Self.final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let folders = ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"]
         let same = try AgentProcess.run(["transcript", "replay", transcript] + folders, environment: ["TRAILHEAD_HOME": Self.home])
@@ -130,7 +130,7 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func testOtherFormats() throws {
-        let outputs = [final(["2026-12-19", "2026-12-20"])]
+        let outputs = [Self.final(["2026-12-19", "2026-12-20"])]
         let (markdown, _) = try plan(try script(outputs), extra: ["--format", "markdown"])
         XCTAssertEqual(markdown.status, 0, markdown.stderr)
         XCTAssertTrue(markdown.stdout.hasPrefix("# Desert Days\n"), markdown.stdout)

@@ -233,7 +233,7 @@ final class LocalModelTests: XCTestCase {
     func testMissingFilesSayHowToInstallThem() async throws {
         let model = LocalModel(configuration: .init(assets: ModelAssets(environment: ["TRAILHEAD_CACHE": runDirectory + "-empty"])))
         guard case .unavailable(.notInstalled(_, let fix)) = await model.availability else { return XCTFail("should be notInstalled") }
-        XCTAssertTrue(fix.contains("make run"), fix)
+        XCTAssertTrue(fix.contains("make model"), fix)
         do {
             _ = try await model.respond(to: ModelRequest(messages: [.user("hi")]))
             XCTFail("must fail")

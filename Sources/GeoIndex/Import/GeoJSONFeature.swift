@@ -41,11 +41,23 @@ enum GeoJSONFeature {
         } else {
             return .skipped(reason: "no category (no `category` property and no known OpenStreetMap tag)")
         }
+        guard !NonPlaceFilter.isNonPlace(name) else { return .skipped(reason: "not a place (an event, a line or a list)") }
         let population = properties["population"]?.doubleValue.map { Int($0) } ?? tags["population"].flatMap { Int($0) }
         return .place(Place(
             name: name, category: category, coordinate: coordinate,
             description: tags["description"] ?? describe(tags), country: tags["country"] ?? tags["addr:country"],
-            source: sourceIsFixed ? source : tags["source"] ?? source, population: population))
+            region: tags["region"], source: sourceIsFixed ? source : tags["source"] ?? source, population: population,
+            popularity: popularity(properties, population: population),
+            wikipedia: WikipediaProperties.title(tags["wikipedia"]), kind: WikipediaProperties.kind(tags["wp_type"])))
+    }
+
+    /// The `popularity` property (0…1), else one from `page_len` (a Wikipedia article's length)
+    /// or from `population`, else `Popularity.unknown` (see `Popularity`).
+    private static func popularity(_ properties: JSONObject, population: Int?) -> Double {
+        if let value = properties["popularity"]?.doubleValue { return Popularity.clamp(value) }
+        if let length = properties["page_len"]?.doubleValue { return Popularity.article(length: length) }
+        if let population { return Popularity.town(population: population) }
+        return Popularity.unknown
     }
 
     /// A short description from OpenStreetMap tags, so that a text query for "castle" or

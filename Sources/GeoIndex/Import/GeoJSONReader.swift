@@ -3,15 +3,18 @@ import TrailheadSchema
 
 /// Reads the features of a GeoJSON file: a FeatureCollection, a single Feature, or a GeoJSON
 /// text sequence (`.geojsonseq`, RFC 8142: one feature per line, optionally preceded by the
-/// record separator 0x1E, as `osmium export -f geojsonseq` writes).
+/// record separator 0x1E, as `osmium export -f geojsonseq` writes), each also gzip-compressed
+/// (`.gz`, as the shipped Wikipedia places are).
 enum GeoJSONReader {
     /// Calls `body` with each feature and where it is ("file.geojsonseq:12", "file.geojson: feature 3").
     static func forEachFeature(in path: String, _ body: (GeneratedContent, String) throws -> Void) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let compressed = path.hasSuffix(".gz")
+        guard let data = compressed ? try GzipFile.contents(of: path) : FileManager.default.contents(atPath: path) else {
             throw GeoIndexError("cannot read GeoJSON file '\(path)'")
         }
+        let name = compressed ? String(path.dropLast(3)) : path
         let firstByte = data.first { !isWhitespace($0) }
-        if firstByte == recordSeparator || path.hasSuffix("seq") || path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") {
+        if firstByte == recordSeparator || name.hasSuffix("seq") || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
             try forEachLine(of: data, path: path, body)
             return
         }

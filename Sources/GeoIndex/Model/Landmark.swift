@@ -44,3 +44,27 @@ public struct Landmark: Sendable, Hashable {
         }
     }
 }
+
+extension Landmark {
+    /// The `source` of curated rows.
+    public static let source = "landmarks"
+
+    /// The landmark as a place of category `landmark` (popularity 1), then its points of interest,
+    /// each ranked by its position among the landmark's points of the same category (see `Popularity`).
+    public func places(source: String = Landmark.source) -> [Place] {
+        var seen: [PoiCategory: Int] = [:]
+        let pois = pointsOfInterest.map { poi in
+            let position = seen[poi.category, default: 0]
+            seen[poi.category] = position + 1
+            return Place(
+                name: poi.name, category: poi.category, coordinate: Coordinate(latitude: poi.latitude, longitude: poi.longitude),
+                description: poi.description, country: country, source: source,
+                popularity: Popularity.curated(positionInCategory: position))
+        }
+        let itself = Place(
+            name: name, category: .landmark, coordinate: coordinate,
+            description: kind.map { "\($0): \(description)" } ?? description,
+            country: country, source: source, popularity: Popularity.curatedLandmark, kind: kind)
+        return [itself] + pois
+    }
+}

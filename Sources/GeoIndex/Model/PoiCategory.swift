@@ -15,6 +15,10 @@ public enum PoiCategory: String, CaseIterable, Sendable, Codable {
     case town
     case airport
 
+    /// The category's number in the R*Tree's third dimension: its place in declaration order
+    /// (a new category goes last, and bumps `GeoIndexSchema.version`).
+    public var code: Int { PoiCategory.allCases.firstIndex(of: self)! }
+
     /// The raw values in declaration order, for schemas and error messages.
     public static var names: [String] { allCases.map(\.rawValue) }
 

@@ -1,17 +1,27 @@
 extension GeoIndex {
-    /// Resolves a landmark name, in this order:
-    /// 1. a curated landmark whose name or alias equals `name`, ignoring case, accents and
-    ///    punctuation ("joshua tree" → Joshua Tree National Park);
+    /// Resolves a name to a place to search around, in this order:
+    /// 1. every place whose name (or, for a curated landmark, an alias) equals `name`, ignoring
+    ///    case, accents and punctuation — a curated landmark, a town, an airport, a Wikipedia
+    ///    place — and of those the best known (`popularity`: a curated landmark is 1, a town by
+    ///    its inhabitants, a Wikipedia place by its article's length): "Banff" is the town in
+    ///    Alberta (8 305 people), not the one in Scotland; the others are kept in `alternatives`;
     /// 2. a curated landmark whose name and aliases contain every word of `name` as a prefix
-    ///    ("Joshua Tr"), the best bm25 match first;
-    /// 3. a town, airport or other place whose name equals `name` (the most populous town
-    ///    first), so "Twentynine Palms" works although it is no landmark.
+    ///    ("Joshua Tr"), the best bm25 match first.
     /// Otherwise throws `UnknownPlaceError` with suggestions.
     public func resolve(_ name: String) throws -> ResolvedPlace {
         let key = TextFolding.key(name)
         guard !key.isEmpty else { throw UnknownPlaceError(name: name, suggestions: []) }
-        if let landmark = try landmark(withKey: key) ?? landmarkByPrefix(TextQuery(key)) { return landmark }
-        if let place = try place(named: key) { return place }
+        var candidates = try landmark(withKey: key).map { [$0] } ?? []
+        for place in try places(named: key) where !candidates.contains(where: { $0.isSame(as: place) }) {
+            candidates.append(place)
+        }
+        candidates.sort { $0.popularity != $1.popularity ? $0.popularity > $1.popularity : $0.name < $1.name }
+        if var chosen = candidates.first {
+            var labels = Set([chosen.label])
+            chosen.alternatives = candidates.dropFirst().map(\.label).filter { labels.insert($0).inserted }
+            return chosen
+        }
+        if let landmark = try landmarkByPrefix(TextQuery(key)) { return landmark }
         throw UnknownPlaceError(name: name, suggestions: try suggestions(for: name))
     }
 
@@ -46,34 +56,38 @@ extension GeoIndex {
         ResolvedPlace(
             name: row.text(0) ?? "", country: row.text(1),
             coordinate: Coordinate(latitude: row.double(2), longitude: row.double(3)),
-            description: row.text(4), category: .landmark)
+            description: row.text(4), category: .landmark, popularity: Popularity.curatedLandmark,
+            isCuratedLandmark: true)
     }
 
-    /// A non-landmark place whose folded name equals `key`: the most populous, then towns
-    /// before airports before anything else.
-    private func place(named key: String) throws -> ResolvedPlace? {
+    /// Every place whose folded name equals `key`.
+    private func places(named key: String) throws -> [ResolvedPlace] {
         let words = TextFolding.words(of: key)
         let phrase = "name: \"" + words.joined(separator: " ") + "\""
         let sql = """
             SELECT \(SQLiteStatement.placeColumns) FROM places_fts JOIN places p ON p.id = places_fts.rowid
             WHERE places_fts MATCH ? LIMIT 500
             """
-        let matches: [Place] = try withStatement(sql) { statement in
+        return try withStatement(sql) { statement in
             try statement.bind(.text(phrase))
-            var places: [Place] = []
+            defer { _ = try? statement.bind() }
+            var places: [ResolvedPlace] = []
             try statement.forEachRow { row in
                 let place = row.place(from: 0)
-                if TextFolding.key(place.name) == key { places.append(place) }
+                guard TextFolding.key(place.name) == key else { return }
+                places.append(ResolvedPlace(
+                    name: place.name, country: place.country, region: place.region, coordinate: place.coordinate,
+                    description: place.description, category: place.category, popularity: place.popularity,
+                    wikipedia: place.wikipedia, kind: place.kind))
             }
             return places
         }
-        let order: [PoiCategory] = [.town, .airport]
-        let best = matches.min { a, b in
-            let ra = order.firstIndex(of: a.category) ?? order.count, rb = order.firstIndex(of: b.category) ?? order.count
-            return ra != rb ? ra < rb : (a.population ?? 0) > (b.population ?? 0)
-        }
-        return best.map {
-            ResolvedPlace(name: $0.name, country: $0.country, coordinate: $0.coordinate, description: $0.description, category: $0.category)
-        }
+    }
+}
+
+extension ResolvedPlace {
+    /// The same place seen twice (a curated landmark is also a row of `places`).
+    func isSame(as other: ResolvedPlace) -> Bool {
+        TextFolding.key(name) == TextFolding.key(other.name) && coordinate.distanceKm(to: other.coordinate) < 1
     }
 }

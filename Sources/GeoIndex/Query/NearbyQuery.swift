@@ -12,16 +12,24 @@ public struct NearbyQuery: Sendable, Hashable {
     /// Natural-language text matched against names and descriptions; nil for none.
     public var text: String?
     public var limit: Int
+    /// The name of the place searched around: its words are not searched for, so "museums in
+    /// Paris" around Paris looks for museums, not for places named Paris.
+    public var centreName: String?
+    /// Which index to read first; `automatic` lets the index choose (see `GeoIndex.search`).
+    public var joinOrder: JoinOrder
 
     public init(
         centre: Coordinate, radiusKm: Double = NearbyQuery.defaultRadiusKm, category: PoiCategory? = nil,
-        text: String? = nil, limit: Int = NearbyQuery.defaultLimit
+        text: String? = nil, limit: Int = NearbyQuery.defaultLimit, centreName: String? = nil,
+        joinOrder: JoinOrder = .automatic
     ) {
         self.centre = centre
         self.radiusKm = radiusKm
         self.category = category
         self.text = text
         self.limit = limit
+        self.centreName = centreName
+        self.joinOrder = joinOrder
     }
 
     /// The query with its radius and limit brought into range, or an error for values that
@@ -34,7 +42,7 @@ public struct NearbyQuery: Sendable, Hashable {
         var query = self
         query.radiusKm = min(radiusKm, NearbyQuery.maximumRadiusKm)
         query.limit = min(max(limit, 1), NearbyQuery.maximumLimit)
-        if let text, TextQuery(text).isEmpty { query.text = nil }
+        if let text, TextQuery(text, excluding: centreName).isEmpty { query.text = nil }
         return query
     }
 }
@@ -53,4 +61,6 @@ public struct NearbyResults: Sendable, Hashable {
     /// False when a text query was given but no place in range matched it, so the results
     /// are the nearest places of the category instead.
     public var textMatched: Bool
+    /// The order the R*Tree and FTS5 were read in (`spaceFirst` without text).
+    public var joinOrder: JoinOrder
 }

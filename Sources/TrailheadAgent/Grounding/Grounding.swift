@@ -62,16 +62,16 @@ public struct Grounding: Sendable {
 }
 
 /// A JSON pointer whose `*` tokens stand for every item of an array.
-struct JSONPath: Sendable, Equatable {
-    var tokens: [String]
+public struct JSONPath: Sendable, Equatable {
+    public var tokens: [String]
 
-    init?(_ pointer: String) {
+    public init?(_ pointer: String) {
         guard let tokens = JSONPointer.tokens(pointer), !tokens.isEmpty else { return nil }
         self.tokens = tokens
     }
 
     /// Every string at this path in `content`.
-    func strings(in content: GeneratedContent) -> [String] {
+    public func strings(in content: GeneratedContent) -> [String] {
         var found: [String] = []
         func walk(_ value: GeneratedContent, _ rest: ArraySlice<String>) {
             guard let token = rest.first else {

@@ -125,9 +125,13 @@ public struct AgentStateMachine: Sendable {
         return ask(turn: 1)
     }
 
-    /// The model answered turn `turn` with `parsed` (nil when its text was not JSON).
-    public mutating func modelAnswered(_ parsed: GeneratedContent?, text: String) -> Action {
+    /// The model answered turn `turn` with `parsed` (nil when its text was not JSON); `cutAt`
+    /// is its token count when the token limit stopped it.
+    public mutating func modelAnswered(_ parsed: GeneratedContent?, text: String, cutAt: Int? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("unexpected model turn") }
+        if let cutAt, parsed == nil {
+            return repair(turn: turn, finalOnly: finalOnly, "Your answer was cut at the token limit after \(cutAt) tokens, before its JSON closed. Answer again, shorter.")
+        }
         guard let parsed else {
             return repair(turn: turn, finalOnly: finalOnly, "Your answer was not one JSON object. Answer with exactly one JSON object matching the schema.")
         }

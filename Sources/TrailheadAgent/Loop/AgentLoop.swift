@@ -64,7 +64,8 @@ struct AgentLoop: Sendable {
                     record(.modelTurn(.init(
                         turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
                         cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: latency,
-                        finishReason: reply.finishReason)))
+                        finishReason: reply.finishReason, serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 },
+                        serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
                     trace?.span("inference \(turn)", category: "model", track: "model", start: traceStart, end: trace?.now() ?? 0,
                                 args: ["model": .string(reply.modelID), "tokensIn": reply.usage.map { .number(Double($0.promptTokens)) } ?? .null,
                                        "tokensOut": reply.usage.map { .number(Double($0.completionTokens)) } ?? .null,
@@ -73,7 +74,7 @@ struct AgentLoop: Sendable {
                     run.modelID = reply.modelID
                     messages.append(.assistant(reply.text))
                     run.messages.append(.assistant(reply.text))
-                    action = machine.modelAnswered(parsed, text: reply.text)
+                    action = machine.modelAnswered(parsed, text: reply.text, cutAt: reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil)
                 } catch {
                     if error is CancellationError || Task.isCancelled {
                         record(.cancelled(.init(turn: turn)))
@@ -107,7 +108,11 @@ struct AgentLoop: Sendable {
 
     /// One constrained turn, streamed to the observer.
     private func respond(_ messages: [ChatMessage], schema: GeneratedContent, turn: Int) async throws -> ModelResponse {
-        let request = ModelRequest(messages: messages, schema: try GenerationSchema(json: schema), options: options)
+        let compiled = try GenerationSchema(json: schema)
+        var options = options
+        // A limit that no answer under this turn's schema can reach, unless the caller set one.
+        if options.maxTokens == nil, let longest = compiled.longestAnswerBytes { options.maxTokens = max(16, longest) }
+        let request = ModelRequest(messages: messages, schema: compiled, options: options)
         for try await event in model.generate(request) {
             switch event {
             case .text(let delta): observe(.text(turn: turn, delta))
@@ -178,7 +183,8 @@ extension AgentLoop {
             record(.modelTurn(.init(
                 turn: 1, text: reply.text, parsed: nil, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
                 cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens,
-                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason)))
+                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason,
+                serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 }, serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
             record(.response(.init(content: .string(reply.text), turns: 1)))
             run.usage.add(reply.usage)
             run.modelID = reply.modelID

@@ -64,10 +64,13 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var latencyMs: Double
         /// Why generation stopped (`stop`, `length`: cut at the token limit).
         public var finishReason: String?
+        /// The server's own time reading the prompt and decoding (llama.cpp's timings), when it says.
+        public var serverPromptMs: Double?
+        public var serverDecodeMs: Double?
 
         public init(
             turn: Int, text: String, parsed: GeneratedContent?, model: String, tokensIn: Int?, cachedTokensIn: Int? = nil,
-            tokensOut: Int?, latencyMs: Double, finishReason: String? = nil
+            tokensOut: Int?, latencyMs: Double, finishReason: String? = nil, serverPromptMs: Double? = nil, serverDecodeMs: Double? = nil
         ) {
             self.turn = turn
             self.text = text
@@ -78,7 +81,12 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
             self.tokensOut = tokensOut
             self.latencyMs = latencyMs.rounded()
             self.finishReason = finishReason
+            self.serverPromptMs = serverPromptMs.map { ($0 * 10).rounded() / 10 }
+            self.serverDecodeMs = serverDecodeMs.map { ($0 * 10).rounded() / 10 }
         }
+
+        /// Prompt tokens the server had to read (not served from its cache).
+        public var uncachedTokensIn: Int? { tokensIn.map { $0 - (cachedTokensIn ?? 0) } }
     }
 
     /// A tool call: asked for by the model at `turn`, or made before the first turn from the
@@ -159,11 +167,14 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
     }
 
     /// ISO 8601 with milliseconds, UTC.
-    public static func now() -> String {
+    public static func now() -> String { timestampFormatter.string(from: Date()) }
+
+    /// Made once: a formatter per entry cost more than the rest of a turn (measured in `make bench`).
+    nonisolated(unsafe) private static let timestampFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+        return formatter
+    }()
 }
 
 extension Transcript.Entry: Codable {

@@ -27,7 +27,9 @@ struct GeodataBuildCommand: Command {
         discussion: """
             Writes the index under a temporary name and renames it into place, so a failed build
             leaves the old index. --geojson takes a FeatureCollection, a GeoJSON text sequence
-            (.geojsonseq) or an OpenStreetMap extract (.osm.pbf, converted with osmium).
+            (.geojsonseq), either gzip-compressed (.gz), or an OpenStreetMap extract (.osm.pbf,
+            converted with osmium). Non-places (eclipses, meridians, lists) and rows that repeat
+            a curated place are left out and counted (Data/poi/README.md has the rules).
             """,
         options: [
             .option("out", valueName: "PATH", help: "The index file to write (replaced if it exists)."),
@@ -71,6 +73,7 @@ struct GeodataImportCommand: Command {
             let summary = try writer.importFile(context.absolutePath(file))
             context.stdout.line("\(file): \(summary)")
         }
+        try writer.optimize()
         try writer.checkpoint()
         return .success
     }

@@ -47,7 +47,8 @@ struct PlanOptions {
             guard let value = Int(text) else { throw UsageError("--seed must be an integer, not '\(text)'") }
             return value
         }
-        generation = GenerationOptions(temperature: temperature, seed: seed, maxTokens: 1024)
+        // No token limit: the session sets each turn's from its schema's longest answer.
+        generation = GenerationOptions(temperature: temperature, seed: seed)
         includeSchema = arguments.flag("include-schema")
         stream = !arguments.flag("no-stream")
         folders = CommonOptions.folders(arguments, context: context)

@@ -15,6 +15,9 @@ public struct LocalModelConfiguration: Sendable {
     public var defaultOptions: GenerationOptions
     /// Check the model file's sha256 (once per size and modification time) before loading it.
     public var verifiesModelFile: Bool
+    /// More arguments for llama-server (the smoke test raises its log verbosity to see which
+    /// CPU variant ggml loaded).
+    public var extraServerArguments: [String] = []
 
     public init(
         model: ModelAssets.ModelFile = ModelAssets.defaultModel, assets: ModelAssets = ModelAssets(),

@@ -26,9 +26,10 @@ public struct LocalServerCheck: Sendable {
     public static func run(model file: ModelAssets.ModelFile, assets: ModelAssets = ModelAssets(), timeout: Double = 120) async -> LocalServerCheck {
         let runDirectory = NSTemporaryDirectory() + "trailhead-check-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: runDirectory) }
-        let configuration = LocalModelConfiguration(
+        var configuration = LocalModelConfiguration(
             model: file, assets: assets, runDirectory: runDirectory, idleShutdownSeconds: nil, startupTimeout: timeout,
             defaultOptions: .init(temperature: 0, seed: 1))
+        configuration.extraServerArguments = verboseLog
         let model = LocalModel(configuration: configuration)
         var check = LocalServerCheck(server: assets.llamaServerPath, model: assets.modelPath(file))
         let userCrashPath = LocalModelConfiguration(model: file, assets: assets).crashPath
@@ -64,8 +65,11 @@ public struct LocalServerCheck: Sendable {
         return check
     }
 
+    /// llama-server's log verbosity that names the CPU variant it loaded (a debug line).
+    public static let verboseLog = ["-lv", "4"]
+
     /// The last "loaded CPU backend from PATH" line of a llama-server log (ggml's backend loader).
-    static func cpuBackend(inLog path: String) -> String? {
+    public static func cpuBackend(inLog path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let marker = "loaded CPU backend from "
         guard let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last(where: { $0.contains(marker) }),

@@ -1,0 +1,257 @@
+import Foundation
+import TrailheadAgent
+import TrailheadModels
+import TrailheadSchema
+import TrailheadTools
+import TripPlanner
+
+/// `agent eval REQUESTS.jsonl`: plans every request (or judges a peer's recorded plans) and
+/// reports, per run and in total, success, wall time, turns, tokens and the plan checks.
+struct EvalCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "eval",
+        summary: "Plan a file of trip requests and check every plan; report times, tokens and checks.",
+        discussion: """
+            REQUESTS is JSON Lines, one request a line: {"landmark": "Kyoto", "days": 2, "tools": "poi,calendar", \
+            "companions": ["Ana"], "from": "2026-12-01", "to": "2026-12-31"} (days default 3, tools default \
+            poi,calendar,contacts, no companions, the window from tomorrow for 60 days). Checks: the number of days, \
+            dates inside the window, free in the calendar (when enabled) and consecutive where it allows, places \
+            returned by the points-of-interest tool, companions found in contacts and named in the request, \
+            activities a day, no place repeated, notes within their bound. Beside each run: its model-time floor \
+            (the server's own prompt and decode time), so seconds can be compared across machines. \
+            With --recorded, judges another agent's plans (JSON Lines of {"request", "itinerary", "wallSeconds", \
+            "toolOutputs": [{"tool", "result"}]}) with the same checks. Exits 1 when a run fails or a check does.
+            """,
+        options: [
+            .option("model", valueName: "MODEL", help: "The model (default local)."),
+            .option("runs", valueName: "N", help: "Runs of each request (default 1)."),
+            .option("recorded", valueName: "FILE", help: "Judge these recorded plans instead of planning."),
+            .option("transcripts", valueName: "DIR", help: "Where to write each run's transcript (default: a temporary folder)."),
+            .option("label", valueName: "NAME", help: "Who made the plans, for the report (default trailhead)."),
+            .flag("json", help: "Print one JSON object."),
+            CommonOptions.plugins, CommonOptions.manifests,
+        ],
+        positionals: [.required("REQUESTS", help: "A JSON Lines file of trip requests.")])
+
+    struct Run {
+        var request: TripRequest
+        var tools: [String]
+        var label: String
+        var index: Int
+        var succeeded: Bool
+        var error: String?
+        var wallSeconds: Double
+        var turns = 0
+        var tokensOut = 0
+        var uncachedTokensIn = 0
+        var promptMs = 0.0
+        var decodeMs = 0.0
+        var evaluation: PlanEvaluation?
+
+        var floorSeconds: Double { (promptMs + decodeMs) / 1000 }
+        var passed: Bool { succeeded && evaluation?.passed == true }
+    }
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let path = context.absolutePath(arguments.positional("REQUESTS")!)
+        let requests = try readRequests(path)
+        let label = arguments.value(of: "label") ?? "trailhead"
+        var runs: [Run] = []
+        if let recorded = arguments.value(of: "recorded") {
+            runs = try judgeRecorded(context.absolutePath(recorded), label: label)
+        } else {
+            let count = try arguments.value(of: "runs").map { text in
+                guard let value = Int(text), value >= 1 else { throw UsageError("--runs must be a whole number ≥ 1, not '\(text)'") }
+                return value
+            } ?? 1
+            let folders = CommonOptions.folders(arguments, context: context)
+            let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
+            defer { registry.shutdown() }
+            let model: any LanguageModel
+            do { model = try ModelSpecifier.model(arguments.value(of: "model") ?? "local") } catch { throw CommandError("\(error)", exitCode: .usage) }
+            if case .unavailable(let reason) = runAsync({ await model.availability }) {
+                context.stderr.line("agent: no model available: \(reason)")
+                return .noModel
+            }
+            let folder = arguments.value(of: "transcripts").map(context.absolutePath)
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-eval-\(UUID().uuidString)").path
+            for round in 1...count {
+                for (number, (request, tools)) in requests.enumerated() {
+                    let transcriptPath = "\(folder)/\(number + 1)-\(round).jsonl"
+                    let result = try plan(request, tools: tools, model: model, registry: registry, transcript: transcriptPath, index: round, label: label)
+                    context.stderr.line(context.styled("\(Self.title(request)) run \(round): \(result.passed ? "ok" : "FAILED") in \(String(format: "%.1f", result.wallSeconds)) s (floor \(String(format: "%.1f", result.floorSeconds)) s); transcript \(transcriptPath)", .dim))
+                    runs.append(result)
+                }
+            }
+        }
+        if arguments.flag("json") {
+            context.stdout.line(report(runs).jsonString)
+        } else {
+            printTable(runs, context: context)
+        }
+        return runs.allSatisfy(\.passed) ? .success : .failure
+    }
+
+    // MARK: - Planning and judging
+
+    static func plan(
+        _ request: TripRequest, tools names: [String], model: any LanguageModel, registry: ToolRegistry, transcript path: String, index: Int, label: String
+    ) throws -> Run {
+        let tools: [PluginTool]
+        do { tools = try registry.sessionTools(plugins: names) } catch { throw CommandError(error.message, exitCode: .usage) }
+        let writer: TranscriptWriter
+        do { writer = try TranscriptWriter(path: path) } catch { throw CommandError(error.description) }
+        let options = GenerationOptions(temperature: 0.2)
+        let planner = TripPlanner(request: request)
+        let started = monotonic()
+        let outcome = TripPlanRun(
+            planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
+            recording: TripPlanRun.recording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
+        ).run()
+        var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonic() - started)
+        let entries = (try? TranscriptReader.read(path: path).entries) ?? []
+        for entry in entries {
+            guard case .modelTurn(let turn) = entry else { continue }
+            run.turns += 1
+            run.tokensOut += turn.tokensOut ?? 0
+            run.uncachedTokensIn += turn.uncachedTokensIn ?? 0
+            run.promptMs += turn.serverPromptMs ?? 0
+            run.decodeMs += turn.serverDecodeMs ?? 0
+        }
+        switch outcome {
+        case .finished(let itinerary, _):
+            run.succeeded = true
+            run.evaluation = PlanEvaluation(
+                itinerary: itinerary, request: request, facts: .init(transcript: entries), activitiesPerDay: planner.activitiesPerDay)
+        case .failed(let message): run.error = message
+        case .cancelled: run.error = "cancelled"
+        }
+        return run
+    }
+
+    static func judgeRecorded(_ path: String, label: String) throws -> [Run] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read \(path)") }
+        var runs: [Run] = []
+        var counts: [String: Int] = [:]
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() where !line.isEmpty {
+            let record: GeneratedContent
+            do { record = try GeneratedContent(json: String(line)) } catch { throw CommandError("\(path):\(number + 1): not JSON: \(error)") }
+            guard let requestContent = record["request"], let (request, tools) = try? parse(requestContent, line: number + 1, in: path) else {
+                throw CommandError("\(path):\(number + 1): no valid \"request\"")
+            }
+            counts[title(request), default: 0] += 1
+            var run = Run(request: request, tools: tools, label: label, index: counts[title(request)]!, succeeded: false,
+                          wallSeconds: record["wallSeconds"]?.doubleValue ?? .nan)
+            run.turns = record["turns"]?.intValue ?? 0
+            run.tokensOut = record["tokensOut"]?.intValue ?? 0
+            run.uncachedTokensIn = record["uncachedTokensIn"]?.intValue ?? 0
+            run.promptMs = record["serverPromptMs"]?.doubleValue ?? 0
+            run.decodeMs = record["serverDecodeMs"]?.doubleValue ?? 0
+            if let itinerary = record["itinerary"], itinerary != .null {
+                var facts = PlanEvaluation.ToolFacts()
+                for output in record["toolOutputs"]?.arrayValue ?? [] {
+                    if let tool = output["tool"]?.stringValue, let result = output["result"] { facts.add(tool: tool, result: result) }
+                }
+                run.succeeded = true
+                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts)
+            } else {
+                run.error = record["error"]?.stringValue ?? "no itinerary"
+            }
+            runs.append(run)
+        }
+        return runs
+    }
+
+    // MARK: - Requests
+
+    static func readRequests(_ path: String) throws -> [(TripRequest, [String])] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read \(path)", exitCode: .usage) }
+        var requests: [(TripRequest, [String])] = []
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text.hasPrefix("#") { continue }
+            let content: GeneratedContent
+            do { content = try GeneratedContent(json: text) } catch { throw CommandError("\(path):\(number + 1): not JSON: \(error)", exitCode: .usage) }
+            requests.append(try parse(content, line: number + 1, in: path))
+        }
+        guard !requests.isEmpty else { throw CommandError("\(path) holds no request", exitCode: .usage) }
+        return requests
+    }
+
+    static func parse(_ content: GeneratedContent, line: Int, in path: String) throws -> (TripRequest, [String]) {
+        guard let landmark = content["landmark"]?.stringValue, !landmark.isEmpty else {
+            throw CommandError("\(path):\(line): a request needs a \"landmark\"", exitCode: .usage)
+        }
+        let days = content["days"]?.intValue ?? 3
+        guard (1...14).contains(days) else { throw CommandError("\(path):\(line): \"days\" must be 1 to 14", exitCode: .usage) }
+        func list(_ value: GeneratedContent?) -> [String]? {
+            if let text = value?.stringValue { return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            return value?.arrayValue?.compactMap(\.stringValue)
+        }
+        let tools = list(content["tools"]) ?? ["poi", "calendar", "contacts"]
+        let request = TripRequest(
+            landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
+            companions: list(content["companions"]) ?? [])
+        return (request, tools)
+    }
+
+    static func title(_ request: TripRequest) -> String {
+        "\(request.landmark), \(request.days) d" + (request.companions.isEmpty ? "" : " with \(request.companions.joined(separator: ", "))")
+    }
+
+    // MARK: - Report
+
+    static func report(_ runs: [Run]) -> GeneratedContent {
+        let items: [GeneratedContent] = runs.map { run in
+            var object: JSONObject = [
+                "agent": .string(run.label), "request": .string(title(run.request)), "run": .number(Double(run.index)),
+                "tools": .array(run.tools.map { .string($0) }), "succeeded": .bool(run.succeeded), "passed": .bool(run.passed),
+                "wallSeconds": run.wallSeconds.isFinite ? .number(run.wallSeconds) : .null, "floorSeconds": .number(run.floorSeconds),
+                "turns": .number(Double(run.turns)),
+                "tokensOut": .number(Double(run.tokensOut)), "uncachedTokensIn": .number(Double(run.uncachedTokensIn)),
+            ]
+            if let error = run.error { object["error"] = .string(error) }
+            if let evaluation = run.evaluation {
+                object["checks"] = .array(evaluation.checks.map { ["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)] })
+            }
+            return .object(object)
+        }
+        let summary = summarize(runs)
+        var totals = JSONObject()
+        for (key, value) in summary.sorted(by: { $0.key < $1.key }) { totals[key] = value.isFinite ? .number(value) : .null }
+        return ["runs": .array(items), "summary": .object(totals)]
+    }
+
+    static func summarize(_ runs: [Run]) -> [String: Double] {
+        let decodeTokens = runs.reduce(0) { $0 + $1.tokensOut }, decodeMs = runs.reduce(0.0) { $0 + $1.decodeMs }
+        let promptTokens = runs.reduce(0) { $0 + $1.uncachedTokensIn }, promptMs = runs.reduce(0.0) { $0 + $1.promptMs }
+        let walls = runs.map(\.wallSeconds).sorted()
+        let ratios = runs.filter { $0.floorSeconds > 0 }.map { $0.wallSeconds / $0.floorSeconds }.sorted()
+        return [
+            "runs": Double(runs.count), "succeeded": Double(runs.filter(\.succeeded).count), "passed": Double(runs.filter(\.passed).count),
+            "medianWallSeconds": walls.isEmpty ? .nan : walls[walls.count / 2],
+            "medianWallOverFloor": ratios.isEmpty ? .nan : ratios[ratios.count / 2],
+            "decodeTokensPerSecond": decodeMs > 0 ? Double(decodeTokens) / decodeMs * 1000 : .nan,
+            "promptTokensPerSecond": promptMs > 0 ? Double(promptTokens) / promptMs * 1000 : .nan,
+        ]
+    }
+
+    static func printTable(_ runs: [Run], context: CommandContext) {
+        context.stdout.line("| agent | request | run | ok | wall | model floor | wall/floor | turns | tokens out | prompt tokens read | checks |")
+        context.stdout.line("|---|---|---|---|---|---|---|---|---|---|---|")
+        for run in runs {
+            let failed = run.evaluation?.checks.filter { !$0.passed } ?? []
+            let checks = run.evaluation.map { failed.isEmpty ? "all \($0.checks.count) pass" : failed.map { "\($0.name): \($0.detail)" }.joined(separator: "; ") }
+                ?? (run.error ?? "")
+            let floor = run.floorSeconds > 0 ? String(format: "%.1f s", run.floorSeconds) : "–"
+            let ratio = run.floorSeconds > 0 ? String(format: "%.2f", run.wallSeconds / run.floorSeconds) : "–"
+            context.stdout.line(String(format: "| %@ | %@ | %d | %@ | %.1f s | %@ | %@ | %d | %d | %d | %@ |", run.label, title(run.request), run.index,
+                                       run.passed ? "yes" : "NO", run.wallSeconds, floor, ratio, run.turns, run.tokensOut, run.uncachedTokensIn, checks))
+        }
+        let summary = summarize(runs)
+        context.stdout.line(String(
+            format: "%d runs: %d delivered, %d passed every check; median wall %.1f s, %.2f × the model-time floor; model read %.1f prompt tokens/s and decoded %.1f tokens/s",
+            Int(summary["runs"]!), Int(summary["succeeded"]!), Int(summary["passed"]!), summary["medianWallSeconds"]!, summary["medianWallOverFloor"]!,
+            summary["promptTokensPerSecond"]!, summary["decodeTokensPerSecond"]!))
+    }
+}

@@ -1,0 +1,124 @@
+import TrailheadAgent
+import TrailheadSchema
+
+/// Whether a plan is a good answer to its request: the checks of `agent eval`, from the
+/// itinerary and what the tools returned (a transcript's tool outputs). Used for Trailhead's own
+/// plans and for a peer's, so both are judged alike.
+public struct PlanEvaluation: Sendable {
+    public struct Check: Sendable, Equatable {
+        public var name: String
+        public var passed: Bool
+        /// What was wrong, when it failed.
+        public var detail: String
+    }
+
+    public var checks: [Check]
+    public var passed: Bool { checks.allSatisfy(\.passed) }
+
+    /// What the tools returned during the run, by tool.
+    public struct ToolFacts: Sendable {
+        /// `calendarFreeDays`'s free days, nil when the calendar was not asked.
+        public var freeDays: [String]?
+        /// Names `findPointsOfInterest` returned, nil when it was not asked.
+        public var places: [String]?
+        /// Names `searchContacts` returned, nil when it was not asked.
+        public var contacts: [String]?
+
+        public init(freeDays: [String]? = nil, places: [String]? = nil, contacts: [String]? = nil) {
+            self.freeDays = freeDays
+            self.places = places
+            self.contacts = contacts
+        }
+
+        /// The facts in a transcript's tool outputs.
+        public init(transcript: [Transcript.Entry]) {
+            self.init()
+            for entry in transcript {
+                guard case .toolOutput(let output) = entry, let result = output.result else { continue }
+                add(tool: output.tool, result: result)
+            }
+        }
+
+        /// Takes in one result of `tool`.
+        public mutating func add(tool: String, result: GeneratedContent) {
+            let grounding = TripPlanner.grounding.rules.first { $0.tool == tool }
+            let values = grounding.flatMap { JSONPath($0.values) }?.strings(in: result) ?? []
+            switch tool {
+            case "calendarFreeDays": freeDays = (freeDays ?? []) + values
+            case "findPointsOfInterest": places = (places ?? []) + values
+            case "searchContacts": contacts = (contacts ?? []) + values
+            default: break
+            }
+        }
+    }
+
+    /// The checks of `itinerary` against `request`, given the tools' facts. `tools` are the
+    /// enabled tool names; `wordBound` is the notes' bound in words.
+    public init(itinerary: GeneratedContent, request: TripRequest, facts: ToolFacts, activitiesPerDay: Int = 2, noteWords: Int = 12) {
+        var checks: [Check] = []
+        func check(_ name: String, _ problems: [String]) {
+            checks.append(Check(name: name, passed: problems.isEmpty, detail: problems.prefix(3).joined(separator: "; ")))
+        }
+        let days = itinerary["days"]?.arrayValue ?? []
+        let dates = days.compactMap { $0["date"]?.stringValue }
+        let activities = days.flatMap { $0["activities"]?.arrayValue ?? [] }
+        let places = activities.compactMap { $0["place"]?.stringValue }
+        let window = Set(request.window)
+
+        check("days", days.count == request.days ? [] : ["\(days.count) days for a \(request.days)-day request"])
+        check("dates in window", dates.filter { !window.contains($0) }.map { "\($0) is outside \(request.from)…\(request.to)" })
+        if let free = facts.freeDays {
+            let freeSet = Set(free)
+            check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is busy" })
+            let run = Self.longestRun(of: free.filter { window.contains($0) })
+            let consecutive = Self.isConsecutive(dates.sorted())
+            check("consecutive days", consecutive || run < request.days ? [] : ["\(dates.joined(separator: ", ")) are not consecutive, though \(run) free days in a row exist"])
+        }
+        if let returned = facts.places {
+            let known = Set(returned)
+            check("places from the tool", places.filter { !known.contains($0) }.map { "\($0) was not returned by the tool" })
+        }
+        let companions = itinerary["companions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if request.companions.isEmpty {
+            check("companions from the request", companions.map { "\($0) was not named in the request" })
+        } else {
+            let found = Set(facts.contacts ?? [])
+            var problems = companions.filter { !found.contains($0) }.map { "\($0) was not found in the contacts" }
+            problems += companions.filter { name in !request.companions.contains { Self.names(name, $0) } }.map { "\($0) was not named in the request" }
+            if companions.isEmpty { problems.append("no companions, though the request names \(request.companions.joined(separator: ", "))") }
+            check("companions from the request", problems)
+        }
+        check("activities a day", days.enumerated().compactMap { index, day in
+            let count = day["activities"]?.arrayValue?.count ?? 0
+            return count >= activitiesPerDay ? nil : "day \(index + 1) has \(count)"
+        })
+        var seen: Set<String> = []
+        check("no place repeated", places.filter { !seen.insert($0).inserted })
+        let notes = activities.compactMap { $0["note"]?.stringValue }
+        check("notes within bound", notes.filter { $0.split(separator: " ").count > noteWords }.map { "\"\($0.prefix(40))…\" is over \(noteWords) words" })
+        self.checks = checks
+    }
+
+    /// True when `full` (a contact's name) is the person `asked` names ("Ana" → "Ana Lima").
+    static func names(_ full: String, _ asked: String) -> Bool {
+        let words = Set(full.lowercased().split(separator: " "))
+        return asked.lowercased().split(separator: " ").allSatisfy { words.contains($0) }
+    }
+
+    static func isConsecutive(_ dates: [String]) -> Bool {
+        let days = dates.compactMap { ItineraryFormat.parseDay($0) }
+        return zip(days, days.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 86_400 }
+    }
+
+    /// The most consecutive days in `dates`.
+    static func longestRun(of dates: [String]) -> Int {
+        let days = Set(dates.compactMap { ItineraryFormat.parseDay($0) })
+        var longest = 0
+        for day in days where !days.contains(day.addingTimeInterval(-86_400)) {
+            var length = 1
+            while days.contains(day.addingTimeInterval(Double(length) * 86_400)) { length += 1 }
+            longest = max(longest, length)
+        }
+        return longest
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TrailheadSchema
+import XCTest
+
+/// `agent eval`: plans requests with a model and checks each plan; judges recorded plans the same way.
+final class EvalCommandTests: XCTestCase {
+    let home = PlanCommandTests.home
+    var folders: [String] { ["--plugins", home + "/Plugins", "--manifests", home + "/Manifests"] }
+
+    func testAGoodPlanPassesEveryCheck() throws {
+        let requests = try Fixtures.temporaryFile(
+            #"{"landmark":"Joshua Tree National Park","days":2,"tools":"calendar,contacts","companions":"Ana, Ben","from":"2026-12-01","to":"2026-12-31"}"# + "\n",
+            name: "requests.jsonl")
+        let plan = PlanCommandTests.final(["2026-12-19", "2026-12-20"])
+        let script = try Fixtures.temporaryFile(GeneratedContent.string(plan.text).jsonString + "\n", name: "script.jsonl")
+        let result = try AgentProcess.run(["eval", requests, "--model", "scripted:" + script, "--json"] + folders, environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let report = try GeneratedContent(json: result.stdout)
+        let run = try XCTUnwrap(report["runs"]?.arrayValue?.first)
+        XCTAssertEqual(run["passed"], true, "\(run.jsonString)")
+        XCTAssertEqual(run["turns"], 1)
+        let names = run["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        XCTAssertEqual(names, ["days", "dates in window", "free days", "consecutive days", "companions from the request", "activities a day",
+                               "no place repeated", "notes within bound"])
+    }
+
+    func testARecordedPlanIsJudgedAndItsFailuresNamed() throws {
+        let requests = try Fixtures.temporaryFile(#"{"landmark":"Kyoto","days":2,"tools":"poi,calendar","from":"2026-12-01","to":"2026-12-10"}"# + "\n", name: "requests.jsonl")
+        let itinerary: GeneratedContent = [
+            "title": "Kyoto", "destination": "Kyoto", "description": "Temples.", "rationale": "Why not.",
+            "days": [
+                ["date": "2023-04-01", "activities": [["time": "morning", "place": "Kinkaku-ji", "category": "landmark", "note": "Gold."]]],
+                ["date": "2026-12-04", "activities": [["time": "morning", "place": "Kinkaku-ji", "category": "landmark", "note": "Again."],
+                                                      ["time": "evening", "place": "Invented Garden", "category": "landmark", "note": "Nice."]]],
+            ],
+            "companions": ["Ana Lima"],
+        ]
+        let record: GeneratedContent = [
+            "request": ["landmark": "Kyoto", "days": 2, "tools": "poi,calendar", "from": "2026-12-01", "to": "2026-12-10"],
+            "itinerary": itinerary, "wallSeconds": 30,
+            "toolOutputs": [["tool": "calendarFreeDays", "result": ["freeDays": ["2026-12-02", "2026-12-03", "2026-12-04"]]],
+                            ["tool": "findPointsOfInterest", "result": ["results": [["name": "Kinkaku-ji"], ["name": "Ryoan-ji"]]]]],
+        ]
+        let recorded = try Fixtures.temporaryFile(record.jsonString + "\n", name: "peer.jsonl")
+        let result = try AgentProcess.run(["eval", requests, "--recorded", recorded, "--label", "peer"])
+        XCTAssertEqual(result.status, 1, "failed checks exit 1: \(result.stdout)")
+        for expected in ["2023-04-01 is outside 2026-12-01…2026-12-10", "2023-04-01 is busy", "Invented Garden was not returned by the tool",
+                         "Ana Lima was not named in the request", "day 1 has 1", "no place repeated: Kinkaku-ji", "0 passed every check"] {
+            XCTAssertTrue(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
+        }
+    }
+
+    func testARequestFileWithoutALandmarkIsAUsageError() throws {
+        let requests = try Fixtures.temporaryFile(#"{"days":2}"# + "\n", name: "requests.jsonl")
+        let result = try AgentProcess.run(["eval", requests, "--model", "scripted:/dev/null"] + folders)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains(":1: a request needs a \"landmark\""), result.stderr)
+    }
+}

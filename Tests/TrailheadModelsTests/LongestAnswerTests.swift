@@ -1,0 +1,41 @@
+import TrailheadSchema
+import XCTest
+
+@testable import TrailheadModels
+
+/// Free text bounded in words compiles to an exact grammar, and a schema's longest answer bounds
+/// every answer the grammar accepts (so a token limit set from it never cuts one).
+final class LongestAnswerTests: XCTestCase {
+    let note = SchemaBuilder.text(words: 3...5, wordLength: 8)
+
+    func testWordBoundedTextIsAnExactGrammar() throws {
+        let grammar = try GBNFGrammar(schemaJSON: .object(note.json))
+        XCTAssertTrue(grammar.isExact, "\(grammar.approximations)")
+        let recognizer = try GBNFRecognizer(grammar.text)
+        for text in [#""Easy loop at dawn.""#, #""Café au lait, then""#, #""Mt. Fuji (3,776 m)""#] {
+            XCTAssertTrue(recognizer.accepts(text), text)
+        }
+        for text in [#""Too short""#, #""one two three four five six""#, #""a  double space""#, #""waytoolongword a b""#, #"" lead a b""#] {
+            XCTAssertFalse(recognizer.accepts(text), text)
+        }
+    }
+
+    func testTheLongestAnswerBoundsEveryAcceptedAnswer() throws {
+        let schema = try SchemaBuilder.object(properties: [
+            "note": note, "kind": .string(enum: ["hike", "viewpoint"]), "days": .array(of: .integer(minimum: 1, maximum: 14), maxItems: 3),
+            "ok": .boolean(),
+        ]).schema()
+        let longest = try XCTUnwrap(schema.longestAnswerBytes)
+        let biggest = #"{"note":"abcdefgh abcdefgh abcdefgh abcdefgh abcdefgh","kind":"viewpoint","days":[14,14,14],"ok":false}"#
+        XCTAssertTrue(schema.isValid(try GeneratedContent(json: biggest)))
+        XCTAssertGreaterThanOrEqual(longest, biggest.utf8.count)
+        XCTAssertLessThan(longest, biggest.utf8.count * 2, "an accented letter takes 2 bytes: the bound stays close")
+    }
+
+    func testUnboundedSchemasHaveNoLongestAnswer() throws {
+        XCTAssertNil(try GenerationSchema(json: ["type": "string"]).longestAnswerBytes)
+        XCTAssertNil(try GenerationSchema(json: ["type": "array", "items": ["type": "boolean"]]).longestAnswerBytes)
+        XCTAssertNil(try GenerationSchema(json: ["type": "string", "pattern": "^a+$"]).longestAnswerBytes)
+        XCTAssertEqual(try GenerationSchema(json: ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"]).longestAnswerBytes, 9)
+    }
+}

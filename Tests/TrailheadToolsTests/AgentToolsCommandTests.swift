@@ -5,32 +5,9 @@ import TrailheadTools
 
 /// `agent tools …` end to end: the built `agent` executable on real plugin folders.
 @Suite struct AgentToolsCommandTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// Runs `.build/<config>/agent` with the installation's folders appended.
-    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuildProducts.path("agent"))
-        process.arguments = arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var out = Data(), err = Data()
-        DispatchQueue.global().async(group: group) { out = output.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { err = errors.fileHandleForReading.readDataToEndOfFile() }
-        group.wait()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentExecutable.Outcome {
+        try AgentExecutable.run(arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests])
     }
 
     @Test func aCPluginBuiltAgainstTheHeaderAloneRegistersAndAnswers() throws {

@@ -1,30 +1,32 @@
 import Foundation
+import TrailheadSupport
 
-/// One running `agent-tool-host` process and its three pipes.
+/// One running worker process (`agent-tool-host`, or an MCP stdio server) and its three pipes.
 ///
 /// Started with `posix_spawn` (Foundation's `Process` costs milliseconds to wait for), read with
 /// `poll` so every read has a deadline, and reaped with `waitpid`. The worker's stderr is drained
 /// while waiting for replies and its tail kept for crash reports. Not thread-safe: the owning
 /// `WorkerClient` serialises use.
-final class WorkerProcess {
+final class WorkerProcess: WorkerChannel {
     let pid: pid_t
     private let input: Int32
     private let output: Int32
     private let errors: Int32
     private var pending = LineBuffer()
     private(set) var stderrTail = BoundedTail(capacity: 64 * 1024)
+    /// Guards `reaped` and the signal sent by `kill()` (which may come from another thread).
+    private let reapLock = NSLock()
     private var reaped = false
 
-    enum ReadOutcome {
-        case line([UInt8])
-        case endOfFile
-        case timedOut
-        case tooLong(Int)
-    }
+    typealias ReadOutcome = WorkerReadOutcome
 
     /// Spawns `executable` with `arguments`; the child gets the current environment plus
-    /// `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a second printing a backtrace).
-    init(executable: String, arguments: [String]) throws(PluginLoadError) {
+    /// `environment` and `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a second
+    /// printing a backtrace). An `executable` without a `/` is looked up in `PATH` (an MCP
+    /// server's `python3`); `directory` is the child's working directory.
+    init(executable: String, arguments: [String], environment extra: [String: String] = [:], directory: String? = nil)
+        throws(PluginLoadError)
+    {
         Self.ignoreSIGPIPE
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
         guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
@@ -40,6 +42,10 @@ final class WorkerProcess {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        if let directory {
+            guard let addChdir = Self.addChdir else { throw PluginLoadError("cannot start \(executable) in \(directory): this C library has no posix_spawn_file_actions_addchdir_np") }
+            _ = addChdir(&actions, directory)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -49,7 +55,7 @@ final class WorkerProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -58,7 +64,10 @@ final class WorkerProcess {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let status =
+            executable.contains("/")
+            ? posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+            : posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
         for fd in [stdinPipe[0], stdoutPipe[1], stderrPipe[1]] { close(fd) }
         guard status == 0 else {
             for fd in [stdinPipe[1], stdoutPipe[0], stderrPipe[0]] { close(fd) }
@@ -76,12 +85,18 @@ final class WorkerProcess {
         closeInput()
         close(output)
         close(errors)
-        if !reaped {
+        if !reapLock.withLock({ reaped }) {
             _ = Foundation.kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
     }
+
+    /// glibc ≥ 2.29 has it, but its declaration is not visible from Swift's Glibc module.
+    private static let addChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    }()
 
     /// Writing to a worker that died must be an error (EPIPE), not a signal that kills the host.
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
@@ -127,6 +142,8 @@ final class WorkerProcess {
         }
     }
 
+    func stderrExcerpt(last bytes: Int) -> String { stderrTail.text(last: bytes) }
+
     /// Moves whatever the worker wrote to stderr into the bounded tail.
     func drainStderr() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -140,10 +157,13 @@ final class WorkerProcess {
     }
 
     /// Kills the worker with SIGKILL (it may be stuck in a plugin that ignores everything else).
-    /// Never after `reap`: the pid may belong to another process by then.
+    /// Safe from any thread (a cancelled call kills its worker from the canceller's thread); never
+    /// after `reap`, when the pid may belong to another process.
     func kill() {
-        guard !reaped else { return }
-        _ = Foundation.kill(pid, SIGKILL)
+        reapLock.withLock {
+            guard !reaped else { return }
+            _ = Foundation.kill(pid, SIGKILL)
+        }
     }
 
     /// Closes the worker's stdin, which asks a healthy worker to close its plugin and exit.
@@ -157,32 +177,41 @@ final class WorkerProcess {
     /// With `graceSeconds`, a worker still running after that long is killed (a plugin's `close`
     /// must not hold up the host's shutdown forever).
     @discardableResult
-    func reap(graceSeconds: Double? = nil) -> String {
-        guard !reaped else { return "already reaped" }
-        var status: Int32 = 0
+    func reap(graceSeconds: Double?) -> String {
+        guard !reapLock.withLock({ reaped }) else { return "already reaped" }
         if let graceSeconds {
             let deadline = monotonicSeconds() + graceSeconds
-            while waitpid(pid, &status, WNOHANG) == 0 {
+            while !hasExited(blocking: false) {
                 if monotonicSeconds() > deadline {
-                    _ = Foundation.kill(pid, SIGKILL)
+                    kill()
                     break
                 }
                 usleep(1000)
             }
         }
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        reaped = true
+        // Wait for the exit without reaping (WNOWAIT): while the child is a zombie its pid cannot
+        // be reused, so a `kill()` racing with this wait hits the right process or none.
+        _ = hasExited(blocking: true)
+        var status: Int32 = 0
+        reapLock.withLock {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            reaped = true
+        }
         drainStderr()
         let signal = status & 0x7F
         if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
         let name = strsignal(signal).map { String(cString: $0) } ?? "unknown"
         return "was killed by signal \(signal) (\(name))"
     }
-}
 
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    /// Whether the child has exited, leaving it unreaped.
+    private func hasExited(blocking: Bool) -> Bool {
+        var info = siginfo_t()
+        while true {
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | (blocking ? 0 : WNOHANG))
+            if result < 0 && errno == EINTR { continue }
+            // With WNOHANG and no change, waitid succeeds and leaves si_pid zero.
+            return result < 0 || info._sifields._sigchld.si_pid == pid
+        }
+    }
 }

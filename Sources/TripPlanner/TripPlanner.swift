@@ -47,8 +47,9 @@ public struct TripPlanner: Sendable {
         let tools = self.tools(from: available)
         let session = LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: grounding)
         var configuration = session.configuration
-        // One turn of place searches (up to three at once), a second if they found too few, then the answer.
-        configuration.limits = .init(maximumTurns: maximumTurns, maximumCallsPerTurn: 3, maximumToolTurns: 2)
+        // One turn of place searches (two or three kinds at once, so the days are not all alike),
+        // a second if they found too few, then the answer.
+        configuration.limits = .init(maximumTurns: maximumTurns, maximumCallsPerTurn: 3, minimumCallsPerTurn: 2, maximumToolTurns: 2)
         let planner = self
         configuration.summarizeToolOutput = { planner.summarize(tool: $0, result: $1) }
         configuration.checkAnswer = { Self.check($0) }
@@ -73,7 +74,13 @@ public struct TripPlanner: Sendable {
             case "searchContacts":
                 return request.companions.isEmpty ? nil : narrowed(tool, fixing: contactsArguments, hiding: ["group"])
             case "findPointsOfInterest":
-                return narrowed(tool, fixing: ["landmark": .string(request.landmark)], hiding: ["latitude", "longitude", "radiusKm", "limit", "query"])
+                // The model chooses a kind of place; where is the request's, and towns or
+                // airports are not things to do.
+                let kinds = (tool.parameters.json["properties"]?["category"]?["enum"]?.arrayValue ?? [])
+                    .filter { !["town", "airport"].contains($0.stringValue ?? "") }
+                return narrowed(
+                    tool, fixing: ["landmark": .string(request.landmark)], hiding: ["latitude", "longitude", "radiusKm", "limit", "query"],
+                    requiring: ["category"], allowing: kinds.isEmpty ? [:] : ["category": kinds])
             default: return tool
             }
         }
@@ -82,9 +89,12 @@ public struct TripPlanner: Sendable {
     private var calendarArguments: JSONObject { ["start": .string(request.from), "end": .string(request.to)] }
     private var contactsArguments: JSONObject { ["query": .string(request.companions.joined(separator: ", "))] }
 
-    /// The calls whose arguments the request fixes: made before the first turn.
+    /// The calls whose arguments the request fixes, made before the first turn: the free days of
+    /// the window, the companions it names, and the best-known places around the landmark (of
+    /// every kind: when they are enough, the model needs no search turn at all).
     func prefetchedCalls(tools: [String]) -> [ToolCallRequest] {
         var calls: [ToolCallRequest] = []
+        if tools.contains("findPointsOfInterest") { calls.append(ToolCallRequest(tool: "findPointsOfInterest", arguments: [:])) }
         if tools.contains("calendarFreeDays") { calls.append(ToolCallRequest(tool: "calendarFreeDays", arguments: .object(calendarArguments))) }
         if tools.contains("searchContacts") { calls.append(ToolCallRequest(tool: "searchContacts", arguments: .object(contactsArguments))) }
         return calls
@@ -94,7 +104,7 @@ public struct TripPlanner: Sendable {
 
     /// Free texts, bounded in words in the grammar (the prompt asks for fewer, so a model that
     /// overshoots still closes its sentence).
-    public static let titleWords = 2...8, textWords = 4...18, noteWords = 3...12
+    public static let titleWords = 2...8, textWords = 4...24, noteWords = 3...14
 
     /// The model's part of the itinerary: a title, a sentence on the trip, why it suits, and for
     /// each day its places with a note — in day order, `activitiesPerDay` a day.
@@ -121,8 +131,10 @@ public struct TripPlanner: Sendable {
         Instructions {
             "You plan trips. Look up places of a few different categories that suit the destination, then answer."
             "Use only places the points-of-interest tool returned, each once, \(activitiesPerDay) a day."
-            "Write in plain words: a title of up to 6 words; a description and a rationale of up to 14 words each; notes of up to 8 words with concrete advice."
-            "Example answer (one day): {\"final\":{\"title\":\"Desert Light and Granite\",\"description\":\"Easy trails by day and dark skies by night.\",\"rationale\":\"Short walks suit a weekend; quiet days avoid crowds.\",\"days\":[{\"activities\":[{\"place\":\"Hidden Valley Nature Trail\",\"note\":\"Start early; bring two litres of water.\"},{\"place\":\"Keys View\",\"note\":\"Arrive before sunset for the valley view.\"}]}]}}"
+            "Write in plain words; a note gives one piece of advice about its place."
+            // The shape, with descriptions in place of content: given a real example, the 1.5B model
+            // copied its notes into every day (measured).
+            "The answer's shape (one day): {\"final\":{\"title\":\"<your own title>\",\"description\":\"<one sentence on this trip>\",\"rationale\":\"<why these days and places suit the travellers>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<advice for that place>\"}]}]}}"
         }
     }
 
@@ -134,6 +146,9 @@ public struct TripPlanner: Sendable {
         } else {
             text += ", on \(Self.naturalDays(Array(request.window.prefix(request.days))))."
         }
+        // Asked here, where a small model heeds it most, and below the grammar's bounds so that a
+        // model that overshoots still ends its sentence.
+        text += " Keep the description and the rationale under 12 words each, and each note under 8 words."
         return Prompt(text)
     }
 
@@ -159,7 +174,7 @@ public struct TripPlanner: Sendable {
             var kept = JSONObject()
             for key in keys {
                 guard var value = item[key] else { continue }
-                if shorten.contains(key), let text = value.stringValue, text.count > 80 { value = .string(String(text.prefix(80)) + "…") }
+                if shorten.contains(key), let text = value.stringValue, text.count > 60 { value = .string(String(text.prefix(60)) + "…") }
                 kept[key] = value
             }
             return .object(kept)
@@ -169,7 +184,7 @@ public struct TripPlanner: Sendable {
             let days = tripDays(freeDays: result["freeDays"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             return ["tripDays": .string(Self.naturalDays(days))]
         case "findPointsOfInterest":
-            let places = (result["results"]?.arrayValue ?? []).prefix(8).map { keep($0, ["name", "category"]) }
+            let places = (result["results"]?.arrayValue ?? []).prefix(10).map { keep($0, ["name", "category", "description"], shorten: ["description"]) }
             return ["results": .array(Array(places))]
         case "searchContacts":
             let people = (result["contacts"]?.arrayValue ?? []).map { keep($0, ["name", "homeCity", "note"], shorten: ["note"]) }
@@ -210,7 +225,11 @@ public struct TripPlanner: Sendable {
                     if let note = activity["note"] { object["note"] = note }
                     return .object(object)
                 }
-                filled["activities"] = .array(activities)
+                // In the order of the day (an evening place written first moves last).
+                let order: [String: Int] = ["morning": 0, "afternoon": 1, "evening": 2]
+                filled["activities"] = .array(activities.enumerated().sorted { a, b in
+                    (order[a.element["time"]?.stringValue ?? ""] ?? 0, a.offset) < (order[b.element["time"]?.stringValue ?? ""] ?? 0, b.offset)
+                }.map(\.element))
                 return .object(filled)
             })
         }
@@ -223,7 +242,7 @@ public struct TripPlanner: Sendable {
 
     /// Morning, then afternoon, then evening; a place for the night sky or a dinner is evening.
     static func timeOfDay(position: Int, category: String?) -> TimeOfDay {
-        if let category, ["stargazing", "restaurant", "lodging"].contains(category) { return .evening }
+        if let category, ["stargazing", "restaurant"].contains(category) { return .evening }
         return [.morning, .afternoon, .evening][min(position, 2)]
     }
 

@@ -22,13 +22,16 @@ public struct AgentStateMachine: Sendable {
         public var maximumRepairs: Int
         public var maximumRepeats: Int
         public var maximumCallsPerTurn: Int
+        /// Fewest calls in a turn that calls tools (2 or more: several searches at once).
+        public var minimumCallsPerTurn: Int
         /// Turns in which the model may call tools; after them only the answer is offered
         /// (nil: no bound besides `maximumTurns`). Every turn costs a prompt and a decode.
         public var maximumToolTurns: Int?
         public init(
             maximumTurns: Int = 10, maximumRepairs: Int = 3, maximumRepeats: Int = 1, maximumCallsPerTurn: Int = 1,
-            maximumToolTurns: Int? = nil
+            minimumCallsPerTurn: Int = 1, maximumToolTurns: Int? = nil
         ) {
+            self.minimumCallsPerTurn = minimumCallsPerTurn
             self.maximumTurns = maximumTurns
             self.maximumRepairs = maximumRepairs
             self.maximumRepeats = maximumRepeats
@@ -123,7 +126,20 @@ public struct AgentStateMachine: Sendable {
         if finalOnly || offered.isEmpty || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
         return StepSchema(
             tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: remainingArguments(of: $0)) },
-            final: final, maximumCalls: limits.maximumCallsPerTurn, wrapsFinal: !answersDirectly)
+            final: final, maximumCalls: limits.maximumCallsPerTurn, minimumCalls: minimumCalls(offered),
+            wrapsFinal: !answersDirectly)
+    }
+
+    /// The fewest calls the next turn must make: the limit's, while that many different calls are
+    /// still possible (a single-choice tool offers its values not yet asked; any other, more).
+    private func minimumCalls(_ offered: [String]) -> Int {
+        guard limits.minimumCallsPerTurn > 1 else { return 1 }
+        var possible = 0
+        for name in offered {
+            guard let (_, values) = Self.singleChoice(remainingArguments(of: name)) else { return limits.minimumCallsPerTurn }
+            possible += values.count
+        }
+        return possible >= limits.minimumCallsPerTurn ? limits.minimumCallsPerTurn : 1
     }
 
     /// A tool's argument schema without the choices already asked: when its one argument is an
@@ -196,7 +212,10 @@ public struct AgentStateMachine: Sendable {
             }
             state = .finished
             return .finish(content, turns: turn)
-        case .call(let calls):
+        case .call(let asked):
+            // The same call twice in one turn runs once.
+            var calls: [ToolCallRequest] = []
+            for call in asked where !calls.contains(call) { calls.append(call) }
             if finalOnly { return repair(turn: turn, finalOnly: true, "No more tool calls: give your final answer now.") }
             var problems: [String] = []
             var repeated: [String] = []

@@ -194,4 +194,16 @@ import TripPlanner
         guard case .finish(let content, 1) = m.modelAnswered(["n": 3], text: "{\"n\":3}") else { Issue.record("expected finish"); return }
         #expect(content == ["n": 3])
     }
+
+    @Test func aToolWhoseGroundingHasEnoughValuesIsNotOfferedAgain() throws {
+        let places = GroundingGuard(
+            rules: [.init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*", "place"], enough: 2) { JSONPath("/results/*/name")!.strings(in: $0) }],
+            enabledTools: ["findPointsOfInterest"])
+        var m = AgentStateMachine(tools: [.init(name: "findPointsOfInterest", arguments: poiArgs)], outputSchema: answer.json, grounding: places)
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
+        m.prefetched([.init(call: poi, result: self.places, error: nil)])
+        #expect(m.offeredTools.isEmpty, "two places returned, two were enough")
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        #expect(schema["properties"]?["final"] != nil, "the answer is the only branch")
+    }
 }

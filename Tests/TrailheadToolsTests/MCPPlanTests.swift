@@ -32,12 +32,12 @@ import TrailheadSchema
 
     @Test func aPlanCallsAnMCPServersToolAndGoesOnAfterAnotherServerCrashes() throws {
         let installation = try installation()
-        // The calendar is called before the first turn (the request fixes its arguments).
+        // The calendar and the places around the landmark are fetched before the first turn (the
+        // request fixes their arguments); the model calls the servers' tools, then answers.
         let outputs = [
             #"{"tool":"explode","arguments":{}}"#,
-            #"{"tool":"findPointsOfInterest","arguments":{"category":"hike"}}"#,
-            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-19"}}"#,
-            #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"date":"2026-12-19","activities":[{"time":"morning","place":"Cholla Cactus Garden Trail","category":"hike","note":"Carry two litres of water each."},{"time":"evening","place":"Arch Rock Nature Trail","category":"hike","note":"An easy loop at sunset."}]},{"date":"2026-12-20","activities":[{"time":"morning","place":"Mastodon Peak Trail","category":"hike","note":"A rocky summit with wide views."},{"time":"evening","place":"Lost Palms Oasis Trail","category":"hike","note":"Start early, it is a long walk."}]}]}}"#,
+            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
+            #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#,
         ]
         let script = installation.root + "/script.jsonl"
         try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
@@ -50,7 +50,8 @@ import TrailheadSchema
             environment: ["TRAILHEAD_HOME": installation.root])
         #expect(plan.status == 0, "\(plan.stderr)")
         let itinerary = try GeneratedContent(json: plan.stdout)
-        #expect(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == ["2026-12-19", "2026-12-20"])
+        // The first two consecutive free days of the sample calendar in December 2026.
+        #expect(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == ["2026-12-12", "2026-12-13"])
 
         let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
         // The model was offered the servers' tools beside the plugins'…
@@ -61,6 +62,6 @@ import TrailheadSchema
         let crash = try #require(outputsByTool["explode"]?.first)
         #expect(crash["error"]?.stringValue?.contains("crashed (plugin 'crashing')") == true, "\(crash)")
         // …and the server's answer was recorded like any tool's.
-        #expect(outputsByTool["trailConditions"]?.first?["result"]?["surface"] == "dusty")
+        #expect(outputsByTool["trailConditions"]?.first?["result"]?["surface"] == "dry", "the fixture server answers dry for 12 December")
     }
 }

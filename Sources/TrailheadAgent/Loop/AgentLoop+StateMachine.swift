@@ -130,13 +130,13 @@ public struct AgentStateMachine: Sendable {
             wrapsFinal: !answersDirectly)
     }
 
-    /// The fewest calls the next turn must make: the limit's, while that many different calls are
-    /// still possible (a single-choice tool offers its values not yet asked; any other, more).
+    /// The fewest calls the next turn must make: the limit's, while every tool offered is a
+    /// single choice (places by kind, say) with that many values not yet asked; one otherwise.
     private func minimumCalls(_ offered: [String]) -> Int {
         guard limits.minimumCallsPerTurn > 1 else { return 1 }
         var possible = 0
         for name in offered {
-            guard let (_, values) = Self.singleChoice(remainingArguments(of: name)) else { return limits.minimumCallsPerTurn }
+            guard let (_, values) = Self.singleChoice(remainingArguments(of: name)) else { return 1 }
             possible += values.count
         }
         return possible >= limits.minimumCallsPerTurn ? limits.minimumCallsPerTurn : 1

@@ -104,7 +104,7 @@ public struct TripPlanner: Sendable {
 
     /// Free texts, bounded in words in the grammar (the prompt asks for fewer, so a model that
     /// overshoots still closes its sentence).
-    public static let titleWords = 2...8, textWords = 4...24, noteWords = 3...14
+    public static let titleWords = 2...8, textWords = 4...30, noteWords = 3...16
 
     /// The model's part of the itinerary: a title, a sentence on the trip, why it suits, and for
     /// each day its places with a note — in day order, `activitiesPerDay` a day.
@@ -134,7 +134,7 @@ public struct TripPlanner: Sendable {
             "Write in plain words; a note gives one piece of advice about its place."
             // The shape, with descriptions in place of content: given a real example, the 1.5B model
             // copied its notes into every day (measured).
-            "The answer's shape (one day): {\"final\":{\"title\":\"<your own title>\",\"description\":\"<one sentence on this trip>\",\"rationale\":\"<why these days and places suit the travellers>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<advice for that place>\"}]}]}}"
+            "The answer's shape (one day): {\"final\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<short advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<short advice for that place>\"}]}]}}"
         }
     }
 
@@ -174,7 +174,7 @@ public struct TripPlanner: Sendable {
             var kept = JSONObject()
             for key in keys {
                 guard var value = item[key] else { continue }
-                if shorten.contains(key), let text = value.stringValue, text.count > 60 { value = .string(String(text.prefix(60)) + "…") }
+                if shorten.contains(key), let text = value.stringValue, text.count > 48 { value = .string(String(text.prefix(48)) + "…") }
                 kept[key] = value
             }
             return .object(kept)

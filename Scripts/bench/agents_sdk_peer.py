@@ -91,8 +91,31 @@ def prompt(request: dict) -> str:
 INSTRUCTIONS = (
     "You are a trip planner. Use the tools: the calendar for free days, the points-of-interest tool for places, "
     "and the contacts tool for the people named. Use only dates the calendar reports free and places the tools returned. "
-    "Keep every text short."
+    "Keep every text short. When you have what you need, answer with one JSON object only: "
+    '{"title": str, "destination": str, "description": str, "rationale": str, '
+    '"days": [{"date": "YYYY-MM-DD", "activities": [{"time": "morning|afternoon|evening", "place": str, "category": str, "note": str}]}], '
+    '"companions": [str]}'
 )
+
+
+def parse_itinerary(text: str):
+    """The first JSON object in the answer (a small model may wrap it in prose or a code block)."""
+    start = text.find("{")
+    while start != -1:
+        depth = 0
+        for index in range(start, len(text)):
+            if text[index] == "{":
+                depth += 1
+            elif text[index] == "}":
+                depth -= 1
+                if depth == 0:
+                    try:
+                        value = json.loads(text[start:index + 1])
+                        return Itinerary.model_validate(value).model_dump()
+                    except Exception:
+                        break
+        start = text.find("{", start + 1)
+    return None
 
 
 async def plan(request: dict, agent_binary: str, url: str) -> dict:
@@ -106,10 +129,14 @@ async def plan(request: dict, agent_binary: str, url: str) -> dict:
     try:
         async with server:
             model = OpenAIChatCompletionsModel(model="qwen", openai_client=AsyncOpenAI(base_url=url + "/v1", api_key="none"))
+            # Structured output (`output_type`) makes llama.cpp sample under its own JSON-schema grammar,
+            # which crawled at 0.3-0.4 tokens/s here: the answer is asked for as JSON text instead.
             agent = Agent(name="planner", instructions=INSTRUCTIONS, mcp_servers=[server], model=model,
-                          model_settings=ModelSettings(temperature=0.2, tool_choice="required"), output_type=Itinerary)
-            result = await Runner.run(agent, prompt(request), max_turns=10)
-            record["itinerary"] = result.final_output.model_dump() if result.final_output else None
+                          model_settings=ModelSettings(temperature=0.2, max_tokens=1024))
+            result = await Runner.run(agent, prompt(request), max_turns=6)
+            record["itinerary"] = parse_itinerary(str(result.final_output or ""))
+            if record["itinerary"] is None:
+                record["error"] = "no itinerary in the answer: " + str(result.final_output)[:200]
             for item in result.new_items:
                 if item.type == "tool_call_output_item":
                     call = getattr(item, "raw_item", {})

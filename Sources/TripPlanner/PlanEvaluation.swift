@@ -59,9 +59,16 @@ public struct PlanEvaluation: Sendable {
         }
     }
 
-    /// The checks of `itinerary` against `request`, given the tools' facts; `noteWords` is the
-    /// notes' bound in words.
-    public init(itinerary: GeneratedContent, request: TripRequest, facts: ToolFacts, activitiesPerDay: Int = 2, noteWords: Int = TripPlanner.noteWords.upperBound) {
+    /// The checks of `itinerary` against `request`, given the tools' facts; `plugins` are the
+    /// enabled plugins (a plan that never asked an enabled calendar or points-of-interest tool
+    /// fails the checks they ground); `noteWords` is the notes' bound in words.
+    public init(
+        itinerary: GeneratedContent, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
+        noteWords: Int = TripPlanner.noteWords.upperBound
+    ) {
+        var facts = given
+        if plugins.contains("calendar"), facts.freeDays == nil { facts.freeDays = [] }
+        if plugins.contains("poi"), facts.places == nil { facts.places = [] }
         var checks: [Check] = []
         func check(_ name: String, _ problems: [String]) {
             checks.append(Check(name: name, passed: problems.isEmpty, detail: problems.prefix(3).joined(separator: "; ")))
@@ -76,7 +83,7 @@ public struct PlanEvaluation: Sendable {
         check("dates in window", dates.filter { !window.contains($0) }.map { "\($0) is outside \(request.from)…\(request.to)" })
         if let free = facts.freeDays {
             let freeSet = Set(free)
-            check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is busy" })
+            check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is not a free day the calendar reported" })
             let run = Self.longestRun(of: free.filter { window.contains($0) })
             let consecutive = Self.isConsecutive(dates.sorted())
             check("consecutive days", consecutive || run < request.days ? [] : ["\(dates.joined(separator: ", ")) are not consecutive, though \(run) free days in a row exist"])

@@ -79,10 +79,16 @@ test: build-tests
 	@$(MAKE) --no-print-directory examples test-model test-data geodata CONFIG=debug
 	@Scripts/run-tests.sh
 
+# Benchmarks, on a release build. The -march=native builds are only for comparison with the
+# portable one (a build that does not run here is reported as such); the plan benchmark runs a
+# peer (the OpenAI Agents SDK) on the same model and trips.
 bench: CONFIG = release
 bench: build
 	@$(MAKE) --no-print-directory model geodata CONFIG=release
+	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native
+	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native without AMX (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native-noamx
 	$(BIN)/trailhead-bench all
+	Scripts/bench/plans.sh $(BIN)/agent
 
 clean:
 	rm -rf .build Plugins/*.so

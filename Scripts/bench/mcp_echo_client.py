@@ -1,7 +1,10 @@
-"""Times N `tools/call` round trips from the official MCP Python SDK client to a stdio server.
+"""Times N `tools/call` round trips from the official MCP Python SDK client to a stdio server,
+or to a Streamable HTTP endpoint with --url.
 
     python mcp_echo_client.py --calls 2000 -- python mcp_echo_server.py
     python mcp_echo_client.py --calls 2000 -- .build/release/agent-tool-host Plugins/libFixtureTool.so
+    python mcp_echo_client.py --calls 2000 -- .build/release/agent mcp serve --tools fixture
+    python mcp_echo_client.py --calls 2000 --url http://127.0.0.1:8000/mcp
 
 Prints one JSON object: calls, calls_per_s, p50_us, p99_us, and the first result (to show it worked).
 """
@@ -25,10 +28,11 @@ async def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--warmup", type=int, default=200)
     parser.add_argument("--tool", default="echo")
+    parser.add_argument("--url")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args()
     command = [part for part in options.command if part != "--"]
-    server = StdioServerParameters(command=command[0], args=command[1:])
+    server = options.url if options.url else StdioServerParameters(command=command[0], args=command[1:])
     async with Client(server) as client:
         first = None
         for _ in range(options.warmup):

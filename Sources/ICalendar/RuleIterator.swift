@@ -20,10 +20,11 @@ struct RuleIterator {
     /// The last wall-clock second an occurrence may start at (UNTIL resolved), if any.
     let until: Int64?
 
-    private var filter: RuleDayFilter
-    private let hours: [Int]?
-    private let minutes: [Int]?
-    private let seconds: [Int]?
+    // Internal, not private: RuleIterator+Days.swift reads them.
+    let filter: RuleDayFilter
+    let hours: [Int]?
+    let minutes: [Int]?
+    let seconds: [Int]?
 
     init(rule: RecurrenceRule, start: WallClock, until: Int64?) {
         var rule = rule
@@ -69,7 +70,7 @@ struct RuleIterator {
             : runByTimes(skipTo: skipTo, state: &state, body)
     }
 
-    private struct RunState {
+    struct RunState {
         var budget: Int
         var remaining: Int?
         let startSeconds: Int64
@@ -85,75 +86,6 @@ struct RuleIterator {
             }
             return body(WallClock(secondsSince1970AsUTC: seconds))
         }
-    }
-
-    // MARK: - Daily and longer: periods of days
-
-    private func runByDays(skipTo: Int64, state: inout RunState, _ body: (WallClock) -> Next) -> Outcome {
-        var times: [Int64] = []
-        for hour in hours ?? [0] {
-            for minute in minutes ?? [0] {
-                for second in seconds ?? [0] { times.append(Int64(hour * 3600 + minute * 60 + second)) }
-            }
-        }
-        let startDay = start.date.dayNumber
-        var period = firstPeriod(skipTo: skipTo)
-        let lastDay = Int(floorDivide(state.end, 86_400)) + LocalDate.epochDayNumber
-        while true {
-            let (days, year, month) = self.days(ofPeriod: period, startDay: startDay)
-            guard let first = days.first, first <= lastDay else { return .finished }
-            state.budget -= 1 + days.count
-            if state.budget < 0 { return .truncated(reached: LocalDate(dayNumber: first)) }
-            let numbered = filter.numberedDays(year: year, month: rule.frequency == .monthly ? month : nil)
-            var candidates: [Int64] = []
-            for day in days where filter.passes(day, numbered: numbered) {
-                let midnight = Int64(day - LocalDate.epochDayNumber) * 86_400
-                for time in times { candidates.append(midnight + time) }
-            }
-            state.budget -= candidates.count
-            for seconds in selected(candidates) where state.emit(seconds, body) == .stop { return .finished }
-            period += 1
-        }
-    }
-
-    /// The first period to expand: 0 (DTSTART's), or the one holding `skipTo` for rules without COUNT.
-    private func firstPeriod(skipTo: Int64) -> Int {
-        guard skipTo > start.secondsSince1970AsUTC else { return 0 }
-        let target = LocalDate(dayNumber: Int(floorDivide(skipTo, 86_400)) + LocalDate.epochDayNumber)
-        let interval = rule.interval
-        switch rule.frequency {
-        case .yearly: return max(0, (target.year - start.date.year) / interval)
-        case .monthly: return max(0, ((target.year - start.date.year) * 12 + target.month - start.date.month) / interval)
-        case .weekly: return max(0, (target.dayNumber - weekStart(of: start.date.dayNumber)) / (7 * interval))
-        default: return max(0, (target.dayNumber - start.date.dayNumber) / interval)
-        }
-    }
-
-    /// The days of period `index`, with its year and month (for numbered weekdays).
-    private func days(ofPeriod index: Int, startDay: Int) -> (days: ClosedRange<Int>, year: Int, month: Int) {
-        let steps = index * rule.interval
-        switch rule.frequency {
-        case .yearly:
-            let year = start.date.year + steps
-            let (first, last) = RuleDayFilter.yearRange(year)
-            return (first...last, year, 1)
-        case .monthly:
-            let months = start.date.month - 1 + steps
-            let year = start.date.year + months / 12
-            let month = months % 12 + 1
-            let (first, last) = RuleDayFilter.monthRange(year: year, month: month)
-            return (first...last, year, month)
-        case .weekly:
-            let first = weekStart(of: startDay) + 7 * steps
-            return (first...(first + 6), 0, 0)
-        default:
-            let day = startDay + steps
-            return (day...day, 0, 0)
-        }
-    }
-
-    private func weekStart(of day: Int) -> Int {
-        day - (RuleDayFilter.weekday(day) - rule.weekStart + 7) % 7
     }
 
     /// BYSETPOS over one period's sorted candidates.

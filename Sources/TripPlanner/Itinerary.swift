@@ -63,13 +63,14 @@ public struct DayPlan: Generable, Sendable, Equatable {
 public struct Activity: Generable, Sendable, Equatable {
     public var time: TimeOfDay
     public var place: String
-    public var category: String
+    /// The place's category, as the points-of-interest tool gave it.
+    public var category: String?
     public var note: String
 
     public static let generationSchema = SchemaBuilder.object(properties: [
         "time": .enumeration(TimeOfDay.self),
         "place": .string(description: "A place the tool returned"),
-        "category": .string(description: "Its category"),
+        "category": .string(description: "Its category").optional,
         "note": .text(words: 3...12, description: "One sentence of advice"),
     ]).declaredSchema
 

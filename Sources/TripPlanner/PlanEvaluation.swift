@@ -23,6 +23,8 @@ public struct PlanEvaluation: Sendable {
         public var places: [String]?
         /// Names `searchContacts` returned, nil when it was not asked.
         public var contacts: [String]?
+        /// The category of each place `findPointsOfInterest` returned.
+        public var categories: [String: String] = [:]
 
         public init(freeDays: [String]? = nil, places: [String]? = nil, contacts: [String]? = nil) {
             self.freeDays = freeDays
@@ -41,20 +43,32 @@ public struct PlanEvaluation: Sendable {
 
         /// Takes in one result of `tool`.
         public mutating func add(tool: String, result: GeneratedContent) {
-            let grounding = TripPlanner.grounding.rules.first { $0.tool == tool }
-            let values = grounding.flatMap { JSONPath($0.values) }?.strings(in: result) ?? []
             switch tool {
-            case "calendarFreeDays": freeDays = (freeDays ?? []) + values
-            case "findPointsOfInterest": places = (places ?? []) + values
-            case "searchContacts": contacts = (contacts ?? []) + values
+            case "calendarFreeDays":
+                freeDays = (freeDays ?? []) + (result["freeDays"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            case "findPointsOfInterest":
+                let found = result["results"]?.arrayValue ?? []
+                places = (places ?? []) + found.compactMap { $0["name"]?.stringValue }
+                for place in found {
+                    if let name = place["name"]?.stringValue, let category = place["category"]?.stringValue { categories[name] = categories[name] ?? category }
+                }
+            case "searchContacts":
+                contacts = (contacts ?? []) + (result["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
             default: break
             }
         }
     }
 
-    /// The checks of `itinerary` against `request`, given the tools' facts. `tools` are the
-    /// enabled tool names; `wordBound` is the notes' bound in words.
-    public init(itinerary: GeneratedContent, request: TripRequest, facts: ToolFacts, activitiesPerDay: Int = 2, noteWords: Int = 12) {
+    /// The checks of `itinerary` against `request`, given the tools' facts; `plugins` are the
+    /// enabled plugins (a plan that never asked an enabled calendar or points-of-interest tool
+    /// fails the checks they ground); `noteWords` is the notes' bound in words.
+    public init(
+        itinerary: GeneratedContent, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
+        noteWords: Int = TripPlanner.noteWords.upperBound
+    ) {
+        var facts = given
+        if plugins.contains("calendar"), facts.freeDays == nil { facts.freeDays = [] }
+        if plugins.contains("poi"), facts.places == nil { facts.places = [] }
         var checks: [Check] = []
         func check(_ name: String, _ problems: [String]) {
             checks.append(Check(name: name, passed: problems.isEmpty, detail: problems.prefix(3).joined(separator: "; ")))
@@ -69,7 +83,7 @@ public struct PlanEvaluation: Sendable {
         check("dates in window", dates.filter { !window.contains($0) }.map { "\($0) is outside \(request.from)…\(request.to)" })
         if let free = facts.freeDays {
             let freeSet = Set(free)
-            check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is busy" })
+            check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is not a free day the calendar reported" })
             let run = Self.longestRun(of: free.filter { window.contains($0) })
             let consecutive = Self.isConsecutive(dates.sorted())
             check("consecutive days", consecutive || run < request.days ? [] : ["\(dates.joined(separator: ", ")) are not consecutive, though \(run) free days in a row exist"])

@@ -4,8 +4,9 @@ import TrailheadTools
 import TrailheadSupport
 
 /// `trailhead-bench tool-calls`: the cost of one call of a trivial echo tool along every path a
-/// call can take (in process through the JSON ABI or libffi, through the worker), against the
-/// official MCP Python SDK and a bare Python JSON-RPC pipe worker, measured in the same run.
+/// call can take (in process through the JSON ABI or libffi, through the worker, through
+/// `agent mcp serve`, from Trailhead into an MCP server), against the official MCP Python SDK and
+/// a bare Python JSON-RPC pipe worker, measured in the same run.
 struct ToolCallBench: Benchmark {
     let name = "tool-calls"
 
@@ -49,6 +50,25 @@ struct ToolCallBench: Benchmark {
         rows.append(peer("agent-tool-host (Swift plugin) + MCP SDK client", [
             python, scripts + "/mcp_echo_client.py", "--calls", "2000", "--", installation.toolHost, installation.plugins + "/libFixtureTool.so",
         ]))
+
+        // `agent mcp serve`: the registry's tools as one MCP server, each call validated and run
+        // in the plugin's worker (or in process), as in `agent plan`.
+        for isolation in ["process", "inProcess"] {
+            let serve = try installation.serveCommand(isolation: isolation)
+            rows.append(peer("agent mcp serve (\(isolation == "process" ? "worker" : "in process"), stdio) + MCP SDK client", [
+                python, scripts + "/mcp_echo_client.py", "--calls", "2000", "--",
+            ] + serve))
+        }
+        rows.append(httpPeer("agent mcp serve (worker, Streamable HTTP) + MCP SDK client", server: try installation.serveCommand(isolation: "process") + ["--http", "0"]))
+        rows.append(httpPeer("official MCP Python SDK server (Streamable HTTP) + SDK client", server: [python, scripts + "/mcp_echo_server.py", "--http", "0"]))
+
+        // The other way: Trailhead's registry calling the SDK's echo server as a tool (validated, pinned).
+        let client = try installation.registryOfMCPServer([python, scripts + "/mcp_echo_server.py"])
+        let childrenBefore = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+        var row = try measure("Trailhead registry → MCP SDK echo server (stdio)", calls: 2000) { try client.call("echo", arguments: arguments) }
+        client.shutdown()
+        row.cpuMicroseconds += (cpuSeconds(RUSAGE_CHILDREN.rawValue) - childrenBefore) / 2200 * 1e6
+        rows.append(row)
         print(table(rows))
         if let worker = rows.first(where: { $0.path.hasPrefix("worker") }) {
             print("\nTarget: worker round trip p50 ≤ 20 µs — measured \(format(worker.p50)) µs: \(worker.p50 <= 20 ? "met" : "NOT met").")
@@ -95,11 +115,29 @@ struct ToolCallBench: Benchmark {
         }
     }
 
+    /// Starts an HTTP server that prints its URL (`http://127.0.0.1:PORT/mcp`) on stderr, and
+    /// runs the SDK client against it.
+    private func httpPeer(_ path: String, server command: [String]) -> Row {
+        do {
+            let server = try BackgroundServer(command)
+            defer { server.stop() }
+            let url = try server.url()
+            let python = command[0].hasSuffix("python") ? command[0] : BenchInstallation.pythonPath
+            return peer(path, [python, BenchInstallation.scripts + "/mcp_echo_client.py", "--calls", "2000", "--url", url])
+        } catch {
+            return Row(path: path, callsPerSecond: .nan, p50: .nan, p99: .nan, note: "not measured: \(error)")
+        }
+    }
+
     private func table(_ rows: [Row]) -> String {
-        let sdk = rows.first { $0.path.hasPrefix("official MCP") }?.p50 ?? .nan
-        var lines = ["| path | calls/s | p50 µs | p99 µs | CPU µs/call | p50 speed-up vs MCP SDK |", "|---|---:|---:|---:|---:|---:|"]
+        // Each row against the MCP SDK's own server on the same transport (stdio or HTTP).
+        let sdkStdio = rows.first { $0.path.hasPrefix("official MCP Python SDK server +") }?.p50 ?? .nan
+        let sdkHTTP = rows.first { $0.path.hasPrefix("official MCP Python SDK server (Streamable HTTP)") }?.p50 ?? .nan
+        var lines = ["| path | calls/s | p50 µs | p99 µs | CPU µs/call | p50 speed-up vs MCP SDK server |", "|---|---:|---:|---:|---:|---:|"]
         for row in rows {
-            let ratio = sdk.isFinite && row.p50.isFinite ? String(format: "%.0f×", sdk / row.p50) : "–"
+            let sdk = row.path.contains("Streamable HTTP") ? sdkHTTP : sdkStdio
+            let speedUp = sdk / row.p50
+            let ratio = speedUp.isFinite ? String(format: speedUp < 10 ? "%.1f×" : "%.0f×", speedUp) : "–"
             lines.append(
                 "| \(row.path) | \(String(format: "%.0f", row.callsPerSecond)) | \(format(row.p50)) | \(format(row.p99)) | \(format(row.cpuMicroseconds)) | \(ratio) |"
                     + (row.note.isEmpty ? "" : " \(row.note)"))
@@ -124,9 +162,15 @@ private struct BenchInstallation {
     let repository: String
     let products: String
     var toolHost: String { products + "/agent-tool-host" }
-    var python: String {
+    var python: String { Self.pythonPath }
+    static var pythonPath: String {
         let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? NSHomeDirectory() + "/.cache/trailhead"
         return cache + "/venv/bin/python"
+    }
+    static var scripts: String {
+        var source = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { source.deleteLastPathComponent() }
+        return source.path + "/Scripts/bench"
     }
 
     init() throws {
@@ -135,7 +179,7 @@ private struct BenchInstallation {
         repository = source.path
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         products = (executable as NSString).deletingLastPathComponent
-        for product in ["libFixtureTool.so", "agent-tool-host"] where !FileManager.default.fileExists(atPath: products + "/" + product) {
+        for product in ["libFixtureTool.so", "agent-tool-host", "agent"] where !FileManager.default.fileExists(atPath: products + "/" + product) {
             throw BenchError("\(product) is not built in \(products): run `swift build -c release` first")
         }
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
@@ -172,6 +216,23 @@ private struct BenchInstallation {
         return registry
     }
 
+    /// `agent mcp serve` over the FixtureTool plugin with the given isolation.
+    func serveCommand(isolation: String) throws -> [String] {
+        try registry(isolation: isolation, plugins: ["fixture"]).shutdown()
+        return [products + "/agent", "mcp", "serve", "--plugins", plugins, "--manifests", root + "/Manifests-\(isolation)-fixture"]
+    }
+
+    /// A registry whose one plugin is the MCP server started by `command`, registered (pinned) first.
+    func registryOfMCPServer(_ command: [String]) throws -> ToolRegistry {
+        let manifests = root + "/Manifests-mcp"
+        try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
+        let manifest = try MCPServerRegistration.manifest(for: MCPServerSpec(transport: .stdio(command: command, environment: [:], directory: nil)), plugin: "python-echo")
+        try manifest.json.jsonString.write(toFile: manifests + "/python-echo.json", atomically: true, encoding: .utf8)
+        let registry = ToolRegistry(.init(pluginsFolder: plugins, manifestsFolder: manifests, toolHost: toolHost))
+        for record in registry.plugins where !record.status.isOK { throw BenchError("\(record.name): \(record.status)") }
+        return registry
+    }
+
     func remove() { try? FileManager.default.removeItem(atPath: root) }
 
     @discardableResult
@@ -181,6 +242,44 @@ private struct BenchInstallation {
             throw BenchError("\((executable as NSString).lastPathComponent) failed: \(String(decoding: completed.standardError.suffix(400), as: UTF8.self))")
         }
         return completed.stdout
+    }
+}
+
+/// A server started for one row, whose URL it prints on stderr; stopped with SIGTERM.
+private final class BackgroundServer {
+    private let process: ChildProcess
+
+    init(_ command: [String]) throws {
+        process = try ChildProcess(command[0], Array(command.dropFirst()), options: .init(standardError: .pipe))
+    }
+
+    /// The first `http://…/mcp` URL on the server's stderr (waiting up to 30 s).
+    func url() throws -> String {
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        let errors = process.standardError!
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let count = read(errors, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
+            if let match = text.split(whereSeparator: { " \n".contains($0) }).first(where: { $0.hasPrefix("http://") && $0.hasSuffix("/mcp") }) {
+                // Keep draining stderr so a chatty server never blocks on a full pipe.
+                Thread {
+                    var sink = [UInt8](repeating: 0, count: 4096)
+                    while read(errors, &sink, sink.count) > 0 {}
+                }.start()
+                return String(match)
+            }
+        }
+        throw BenchError("the server printed no URL: \(text.suffix(300))")
+    }
+
+    func stop() {
+        process.signal(SIGTERM)
+        for _ in 0..<50 where process.isRunning { usleep(100_000) }
+        if process.isRunning { process.signal(SIGKILL) }
+        _ = process.wait()
     }
 }
 

@@ -13,6 +13,7 @@ let benchmarks: [any Benchmark] = [
     GrammarBench(),
     GeoIndexBench(),
     VCardUnfoldingBench(),
+    RecurrenceLimitBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -7,9 +7,7 @@ import XCTest
 /// checked before libical expands them; every answer comes with what it could not do.
 final class HangTests: XCTestCase {
     private func calendar(_ body: String) throws -> CalendarDocument {
-        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Trailhead//Tests//EN\r\n"
-            + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
-        return try CalendarDocument(text: text, source: "hang.ics")
+        try CalendarDocument.reduced(body, source: "hang.ics")
     }
 
     private func event(_ start: String, _ rule: String) -> String {
@@ -45,6 +43,31 @@ final class HangTests: XCTestCase {
         XCTAssertEqual(expansion.events.first?.start, "2026-12-07T03:00")
         XCTAssertEqual(expansion.events.last?.start, "2026-12-07T03:59")
         XCTAssertEqual(expansion.notes, [])
+    }
+
+    /// Every second of every day of a period: a year of them is 31.6 M occurrences, which were
+    /// built as one list (minutes, gigabytes) before the work budget was looked at. BYSETPOS=-1
+    /// picks the last of each year, 31 Dec 23:59:59; without it each day is full (100 listed, a
+    /// note); a COUNT of three days and ten seconds from 1 Dec leaves the 4th busy, the 5th free.
+    func testEverySecondOfAPeriodIsNotBuiltAsAList() throws {
+        func list(_ values: ClosedRange<Int>) -> String { values.map(String.init).joined(separator: ",") }
+        let everySecond = "BYHOUR=\(list(0...23));BYMINUTE=\(list(0...59));BYSECOND=\(list(0...59))"
+        let everyDay = "BYYEARDAY=\(list(1...366))"
+        let lastOfYear = try calendar(event(":20200101T000000Z", "FREQ=YEARLY;\(everyDay);\(everySecond);BYSETPOS=-1"))
+        let years = try expand(lastOfYear, "2026-06-01", "2027-05-31")
+        XCTAssertEqual(years.events.map(\.start), ["2026-12-31T23:59"])
+        XCTAssertEqual(years.notes, [])
+
+        let everySecondOfTheYear = try calendar(event(":20200101T000000Z", "FREQ=YEARLY;\(everyDay);\(everySecond)"))
+        let full = try expand(everySecondOfTheYear, "2026-12-07", "2026-12-08")
+        XCTAssertEqual(full.events.count, 200)
+        XCTAssertEqual(full.notes.count, 1)
+        XCTAssertTrue(full.notes.first?.contains("more than 100 occurrences a day") == true, "\(full.notes)")
+
+        let counted = try calendar(event(":20261201T000000Z", "FREQ=DAILY;\(everySecond);COUNT=\(3 * 86_400 + 10)"))
+        XCTAssertEqual(
+            try counted.busyDays("2026-11-30", "2026-12-06", in: "UTC"), ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"])
+        XCTAssertEqual(try expand(counted, "2026-12-04", "2026-12-06").events.count, 10)
     }
 
     /// A sub-daily and a never-matching rule inside a VTIMEZONE, with a DTEND read in that zone

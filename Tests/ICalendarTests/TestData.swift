@@ -49,10 +49,24 @@ enum TestData {
 }
 
 extension CalendarDocument {
+    /// A small calendar written in a test: `body` (VEVENTs, one line per property) inside a
+    /// VCALENDAR, with `header` lines before it and CRLF line ends.
+    static func reduced(_ body: String, header: String = "", source: String = "reduced.ics") throws -> CalendarDocument {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Trailhead//Tests//EN\r\n\(header)"
+            + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
+        return try CalendarDocument(text: text, source: source)
+    }
+
     /// Events in an inclusive day range given as text, read in a named zone.
     func events(_ start: String, _ end: String, in zone: String) throws -> [CalendarEvent] {
         guard let calendarZone = CalendarZone(identifier: zone) else { throw CalendarError("zone \(zone)") }
         return events(in: try DateRange(start: start, end: end), zone: calendarZone)
+    }
+
+    /// The busy days (YYYY-MM-DD) of an inclusive day range, read in a named zone.
+    func busyDays(_ start: String, _ end: String, in zone: String) throws -> [String] {
+        let range = try DateRange(start: start, end: end)
+        return DayAvailability(range: range, events: try events(start, end, in: zone)).busyDays.map(\.date.description)
     }
 }
 

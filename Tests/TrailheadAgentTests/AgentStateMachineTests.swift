@@ -14,9 +14,16 @@ import TripPlanner
         "required": ["landmark"], "additionalProperties": false,
     ])
 
+    /// Two days, one activity each: a date and a place per day, grounded by the tools.
+    let answer = SchemaBuilder.object(properties: [
+        "title": .string(), "destination": .string(), "description": .string(), "rationale": .string(),
+        "days": .array(of: .object(properties: [
+            "date": .string(),
+            "activities": .array(of: .object(properties: ["time": .string(), "place": .string(), "category": .string(), "note": .string()]), count: 1),
+        ]), count: 2),
+    ]).declaredSchema
+
     func machine(maximumTurns: Int = 10, calendar: GenerationSchema? = nil) -> AgentStateMachine {
-        let planner = TripPlanner(
-            request: TripRequest(landmark: "Joshua Tree National Park", days: 2, from: "2026-12-01", to: "2026-12-31"), activitiesPerDay: 1)
         let guardrail = GroundingGuard(
             rules: [
                 .init(tool: "calendarFreeDays", target: ["days", "*", "date"]) { JSONPath("/freeDays/*")!.strings(in: $0) },
@@ -24,7 +31,7 @@ import TripPlanner
             ], enabledTools: ["calendarFreeDays", "findPointsOfInterest"])
         return AgentStateMachine(
             tools: [.init(name: "calendarFreeDays", arguments: calendar ?? calendarArgs), .init(name: "findPointsOfInterest", arguments: poiArgs)],
-            outputSchema: planner.answerSchema(categories: ["hike"], companions: false).json, grounding: guardrail,
+            outputSchema: answer.json, grounding: guardrail,
             limits: .init(maximumTurns: maximumTurns), extraFinalCheck: Itinerary.check)
     }
 
@@ -90,7 +97,29 @@ import TripPlanner
         #expect(m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 3, calls: [poi]))
         _ = m.toolsFinished([.init(call: poi, result: places, error: nil)])
         guard case .repair(_, let repeated, _, _) = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") else { Issue.record("expected repair"); return }
-        #expect(repeated.contains("already called"))
+        #expect(repeated.contains("already have the result"))
+        // The repeated tool leaves the step schema: the next turn cannot repeat it again.
+        #expect(!m.offeredTools.contains("findPointsOfInterest"))
+    }
+
+    @Test func choicesAlreadyAskedLeaveTheEnum() throws {
+        let byCategory = try GenerationSchema(json: [
+            "type": "object", "properties": ["category": ["enum": ["hike", "museum"]]], "required": ["category"], "additionalProperties": false,
+        ])
+        var m = AgentStateMachine(
+            tools: [.init(name: "places", arguments: byCategory)], outputSchema: ["type": "string"],
+            grounding: GroundingGuard(rules: [], enabledTools: []))
+        _ = m.start()
+        let hike = ToolCallRequest(tool: "places", arguments: ["category": "hike"])
+        _ = m.modelAnswered(["tool": "places", "arguments": hike.arguments], text: "")
+        guard case .generate(2, let schema, _) = m.toolsFinished([.init(call: hike, result: ["results": []], error: nil)]) else {
+            Issue.record("expected generate"); return
+        }
+        #expect(schema.jsonString.contains(#""enum":["museum"]"#), "\(schema.jsonString)")
+        let museum = ToolCallRequest(tool: "places", arguments: ["category": "museum"])
+        _ = m.modelAnswered(["tool": "places", "arguments": museum.arguments], text: "")
+        _ = m.toolsFinished([.init(call: museum, result: ["results": []], error: nil)])
+        #expect(m.offeredTools.isEmpty, "every category asked: only the answer is left")
     }
 
     @Test func repairsAreBounded() {
@@ -164,5 +193,17 @@ import TripPlanner
         #expect(schema == answer)
         guard case .finish(let content, 1) = m.modelAnswered(["n": 3], text: "{\"n\":3}") else { Issue.record("expected finish"); return }
         #expect(content == ["n": 3])
+    }
+
+    @Test func aToolWhoseGroundingHasEnoughValuesIsNotOfferedAgain() throws {
+        let places = GroundingGuard(
+            rules: [.init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*", "place"], enough: 2) { JSONPath("/results/*/name")!.strings(in: $0) }],
+            enabledTools: ["findPointsOfInterest"])
+        var m = AgentStateMachine(tools: [.init(name: "findPointsOfInterest", arguments: poiArgs)], outputSchema: answer.json, grounding: places)
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
+        m.prefetched([.init(call: poi, result: self.places, error: nil)])
+        #expect(m.offeredTools.isEmpty, "two places returned, two were enough")
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        #expect(schema["properties"]?["final"] != nil, "the answer is the only branch")
     }
 }

@@ -11,7 +11,7 @@ final class EvalCommandTests: XCTestCase {
         let requests = try Fixtures.temporaryFile(
             #"{"landmark":"Joshua Tree National Park","days":2,"tools":"calendar,contacts","companions":"Ana, Ben","from":"2026-12-01","to":"2026-12-31"}"# + "\n",
             name: "requests.jsonl")
-        let plan = PlanCommandTests.final(["2026-12-19", "2026-12-20"])
+        let plan = PlanCommandTests.final(days: 2)
         let script = try Fixtures.temporaryFile(GeneratedContent.string(plan.text).jsonString + "\n", name: "script.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--model", "scripted:" + script, "--json"] + folders, environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -44,7 +44,7 @@ final class EvalCommandTests: XCTestCase {
         let recorded = try Fixtures.temporaryFile(record.jsonString + "\n", name: "peer.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--recorded", recorded, "--label", "peer"])
         XCTAssertEqual(result.status, 1, "failed checks exit 1: \(result.stdout)")
-        for expected in ["2023-04-01 is outside 2026-12-01…2026-12-10", "2023-04-01 is busy", "Invented Garden was not returned by the tool",
+        for expected in ["2023-04-01 is outside 2026-12-01…2026-12-10", "2023-04-01 is not a free day the calendar reported", "Invented Garden was not returned by the tool",
                          "Ana Lima was not named in the request", "day 1 has 1", "no place repeated: Kinkaku-ji", "0 passed every check"] {
             XCTAssertTrue(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
         }

@@ -20,19 +20,18 @@ final class PlanCommandTests: XCTestCase {
 
     static let places = ["Hidden Valley Nature Trail", "Barker Dam Nature Trail", "Keys View", "Skull Rock Nature Trail"]
 
-    /// A final answer: two activities a day at the places in turn, texts within their word bounds.
-    static func final(_ dates: [String], companions: [String] = ["Ana Lima", "Ben Okafor"], places: [String] = PlanCommandTests.places) -> GeneratedText {
+    /// The model's answer for `days` days: two activities a day at the places in turn, texts
+    /// within their word bounds. (Dates, times, categories and companions are the planner's.)
+    static func final(days: Int, places: [String] = PlanCommandTests.places) -> GeneratedText {
         var index = 0
-        let days = dates.map { date -> String in
-            let activities = ["morning", "evening"].map { time -> String in
+        let plans = (0..<days).map { _ -> String in
+            let activities = (0..<2).map { _ -> String in
                 defer { index += 1 }
-                return #"{"time":"\#(time)","place":"\#(places[index % places.count])","category":"hike","note":"An easy walk among the rocks."}"#
+                return #"{"place":"\#(places[index % places.count])","note":"An easy walk among the rocks."}"#
             }
-            return #"{"date":"\#(date)","activities":[\#(activities.joined(separator: ","))]}"#
+            return #"{"activities":[\#(activities.joined(separator: ","))]}"#
         }
-        let names = companions.map { "\"\($0)\"" }.joined(separator: ",")
-        let members = companions.isEmpty ? "" : #","companions":[\#(names)]"#
-        return GeneratedText(text: #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Rocks, trees and stars in the desert.","rationale":"Both days are free for everyone.","days":[\#(days.joined(separator: ","))]\#(members)}}"#)
+        return GeneratedText(text: #"{"final":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"Both days are free for everyone.","days":[\#(plans.joined(separator: ","))]}}"#)
     }
 
     func plan(_ script: String, tools: String = "calendar,contacts", companions: String? = "Ana, Ben", extra: [String] = []) throws -> (AgentProcess.Result, transcript: String) {
@@ -55,10 +54,12 @@ final class PlanCommandTests: XCTestCase {
     func testAGroundedPlanPrintsOneJSONDocumentAndAFullTranscript() throws {
         // The calendar and the contacts are called before the first turn (the request fixes their
         // arguments): the model's only turn is the answer.
-        let (result, transcript) = try plan(try script([Self.final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
+        let (result, transcript) = try plan(try script([Self.final(days: 2)]), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let itinerary = try GeneratedContent(json: result.stdout)
-        XCTAssertEqual(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue }, ["2026-12-19", "2026-12-20"])
+        // The first two consecutive free days of the sample calendar in December 2026.
+        XCTAssertEqual(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue }, ["2026-12-12", "2026-12-13"])
+        XCTAssertEqual(itinerary["days"]?.arrayValue?.first?["activities"]?.arrayValue?.first?["time"], "morning")
         XCTAssertEqual(itinerary["companions"], ["Ana Lima", "Ben Okafor"])
         XCTAssertEqual(try kinds(transcript), ["instructions", "prompt", "toolCall", "toolCall", "toolOutput", "toolOutput",
                                                "modelTurn", "response"])
@@ -68,35 +69,40 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("from the request: calendarFreeDays, searchContacts"), result.stderr)
     }
 
-    func testAnInventedDateIsSentBackToTheModel() throws {
-        // A busy day (2026-12-14, a conference), then a good plan.
-        let outputs = [Self.final(["2026-12-14", "2026-12-19"]), Self.final(["2026-12-19", "2026-12-20"])]
+    func testAPlaceVisitedTwiceIsSentBackToTheModel() throws {
+        let outputs = [Self.final(days: 2, places: ["Keys View", "Barker Dam Nature Trail", "Keys View"]), Self.final(days: 2)]
         let (result, transcript) = try plan(try script(outputs), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let kinds = try kinds(transcript)
         XCTAssertEqual(kinds.filter { $0 == "repair" }.count, 1, "\(kinds)")
         let text = try String(contentsOfFile: transcript, encoding: .utf8)
-        XCTAssertTrue(text.contains("/days/0/date"), text)
+        XCTAssertTrue(text.contains("visit a different place in each activity (Keys View more than once)"), text)
     }
 
     func testASoloTripWithEveryPluginEnabledFinishes() throws {
-        // No companions named: the contacts tool has nothing to contribute and is left out, so
-        // the answer is offered once the places are known, and it names no companions.
-        let outputs = [
-            GeneratedText(text: #"{"tool":"findPointsOfInterest","arguments":{"category":"hike"}}"#),
-        ]
-        let first = try plan(try script(outputs), tools: "poi,calendar,contacts", companions: nil)
-        let places = try placesReturned(first.transcript)
-        XCTAssertGreaterThanOrEqual(places.count, 4, "the index knows Joshua Tree's trails")
+        // No companions named: the contacts tool has nothing to contribute and is left out. The
+        // places around the landmark are fetched with the request, and they are enough: the
+        // model's only turn is the answer, and it names no companions.
+        let places = try bestKnownPlaces(around: "Joshua Tree National Park")
+        XCTAssertGreaterThanOrEqual(places.count, 6, "the index knows Joshua Tree's places")
         let (result, transcript) = try plan(
-            try script(outputs + [Self.final(["2026-12-19", "2026-12-20"], companions: [], places: places)]), tools: "poi,calendar,contacts",
-            companions: nil, extra: ["--format", "json"])
+            try script([Self.final(days: 2, places: places)]), tools: "poi,calendar,contacts", companions: nil, extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let itinerary = try GeneratedContent(json: result.stdout)
         XCTAssertNil(itinerary["companions"])
         let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
         let calls = entries.filter { $0["kind"]?.stringValue == "toolCall" }.compactMap { $0["tool"]?.stringValue }
-        XCTAssertEqual(calls, ["calendarFreeDays", "findPointsOfInterest"], "contacts is never called for a solo trip")
+        XCTAssertEqual(Set(calls), ["calendarFreeDays", "findPointsOfInterest"], "contacts is never called for a solo trip")
+        XCTAssertEqual(entries.filter { $0["kind"]?.stringValue == "modelTurn" }.count, 1)
+    }
+
+    /// What the points-of-interest tool returns around `landmark` when asked for no kind in particular.
+    func bestKnownPlaces(around landmark: String) throws -> [String] {
+        let result = try AgentProcess.run(
+            ["tools", "call", "findPointsOfInterest", "--args", GeneratedContent.object(["landmark": .string(landmark)]).jsonString,
+             "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"], environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try GeneratedContent(json: result.stdout)["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
     }
 
     /// The names the points-of-interest tool returned in a transcript.
@@ -110,7 +116,7 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func testAReplayWithTheSameToolsMatchesAndATamperedOneDiffers() throws {
-        let (result, transcript) = try plan(try script([Self.final(["2026-12-19", "2026-12-20"])]), extra: ["--format", "json"])
+        let (result, transcript) = try plan(try script([Self.final(days: 2)]), extra: ["--format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let folders = ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"]
         let same = try AgentProcess.run(["transcript", "replay", transcript] + folders, environment: ["TRAILHEAD_HOME": Self.home])
@@ -130,14 +136,14 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func testOtherFormats() throws {
-        let outputs = [Self.final(["2026-12-19", "2026-12-20"])]
+        let outputs = [Self.final(days: 2)]
         let (markdown, _) = try plan(try script(outputs), extra: ["--format", "markdown"])
         XCTAssertEqual(markdown.status, 0, markdown.stderr)
         XCTAssertTrue(markdown.stdout.hasPrefix("# Desert Days\n"), markdown.stdout)
-        XCTAssertTrue(markdown.stdout.contains("## Saturday 19 December 2026"), markdown.stdout)
+        XCTAssertTrue(markdown.stdout.contains("## Saturday 12 December 2026"), markdown.stdout)
         let (ics, _) = try plan(try script(outputs), extra: ["--format", "ics"])
         XCTAssertTrue(ics.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"), ics.stdout)
-        XCTAssertTrue(ics.stdout.contains("DTSTART:20261219T090000\r\n"), ics.stdout)
+        XCTAssertTrue(ics.stdout.contains("DTSTART:20261212T090000\r\n"), ics.stdout)
         XCTAssertEqual(ics.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1, 4)
         let (text, _) = try plan(try script(outputs), extra: ["--no-stream"])
         XCTAssertTrue(text.stdout.hasPrefix("Desert Days\n===========\n"), text.stdout)

@@ -1,23 +1,13 @@
 import Foundation
 import Testing
 import TrailheadSchema
-import TrailheadSupport
 import TrailheadTools
 
 /// `agent tools …` end to end: the built `agent` executable on real plugin folders.
 @Suite struct AgentToolsCommandTests {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// Runs `.build/<config>/agent` with the installation's folders appended.
-    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> Outcome {
-        let completed = try ChildProcess.run(
-            try BuildProducts.path("agent"), arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests],
-            options: .init(environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": "1"])))
-        return Outcome(status: completed.status, stdout: completed.stdout, stderr: completed.stderr)
+    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentExecutable.Outcome {
+        try AgentExecutable.run(arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests])
     }
 
     @Test func aCPluginBuiltAgainstTheHeaderAloneRegistersAndAnswers() throws {

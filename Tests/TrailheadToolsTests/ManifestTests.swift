@@ -77,6 +77,40 @@ import TrailheadSchema
         #expect(refused?.message.contains("patternProperties") == true)
     }
 
+    @Test func anMCPServerManifestKeepsItsGoodToolsAndListsTheRefusedOnes() throws {
+        let unsupported = jsonTool("tagged", arguments: ["type": "object", "properties": ["tags": ["type": "object", "propertyNames": ["pattern": "^[a-z]+$"]]]])
+        let tooLong = jsonTool(.string(String(repeating: "x", count: 70)))
+        let document: GeneratedContent = [
+            "manifestVersion": 1, "plugin": "weather", "version": "2.0",
+            "server": ["command": ["python3", "weather.py"], "env": ["UNITS": "metric"], "cwd": "/srv/weather", "prefix": "wx_"],
+            "sha256": .string(String(repeating: "ab", count: 32)), "timeoutMs": 800,
+            "tools": [jsonTool("forecast"), unsupported, tooLong],
+        ]
+        let parsed = try Manifest(json: document)
+        #expect(parsed.library == nil)
+        #expect(parsed.server?.transport == .stdio(command: ["python3", "weather.py"], environment: ["UNITS": "metric"], directory: "/srv/weather"))
+        #expect(parsed.registeredName(of: "forecast") == "wx_forecast")
+        #expect(parsed.tools.map(\.name) == ["forecast"])
+        #expect(parsed.refusedTools.map(\.name) == ["tagged", String(repeating: "x", count: 70)])
+        #expect(parsed.refusedTools[0].reason.contains("/tools/1/arguments/properties/tags") && parsed.refusedTools[0].reason.contains("'propertyNames'"))
+        #expect(parsed.refusedTools[1].reason.contains("must match [A-Za-z0-9_.-]{1,64}"))
+        // Written back, the refused tools are kept as they were.
+        #expect(try Manifest(json: parsed.json) == parsed)
+    }
+
+    @Test func anMCPServerManifestIsCheckedLikeAnyOther() {
+        let base: GeneratedContent = ["manifestVersion": 1, "plugin": "p", "version": "1", "server": ["url": "http://127.0.0.1:8000/mcp"], "tools": []]
+        #expect(error(base)?.description == nil)
+        #expect(error(base.setting("library", "libp.so"))?.message.contains("either a \"library\" or a \"server\"") == true)
+        #expect(error(base.setting("server", ["command": []]))?.pointer == "/server/command")
+        #expect(error(base.setting("server", ["command": ["x"], "url": "http://h/mcp"]))?.message.contains("exactly one of") == true)
+        #expect(error(base.setting("server", ["url": "https://example.com/mcp"]))?.description == "/server/url: only http:// URLs are supported, got 'https://example.com/mcp'")
+        #expect(error(base.setting("server", ["url": "http://h/mcp", "env": ["A": "b"]]))?.pointer == "/server")
+        #expect(error(base.setting("server", ["command": ["x"], "prefix": "bad prefix"]))?.pointer == "/server/prefix")
+        #expect(error(base.setting("isolation", "inProcess"))?.pointer == "/isolation")
+        #expect(error(base.setting("config", ["a": 1]))?.pointer == "/config")
+    }
+
     @Test func toolNamePattern() {
         #expect(ToolManifest.isValidName("calendar.freeDays-2_x"))
         #expect(!ToolManifest.isValidName(""))

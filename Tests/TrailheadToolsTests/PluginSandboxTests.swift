@@ -69,10 +69,9 @@ import TrailheadSupport
     @Test func aPlanGoesOnWhenThePluginIsDenied() throws {
         // Given a plan whose model asks the prying plugin for a secret and for a socket…
         let setup = try Setup()
-        let final = #"{"final":{"title":"Desert Days","destination":"Joshua Tree National Park","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
-            + [("2026-12-19", "Hidden Valley Nature Trail", "Keys View"), ("2026-12-20", "Barker Dam Nature Trail", "Skull Rock")].map {
-                #"{"date":"\#($0.0)","activities":[{"time":"morning","place":"\#($0.1)","category":"hike","note":"An easy walk among the rocks."},"#
-                    + #"{"time":"evening","place":"\#($0.2)","category":"viewpoint","note":"Sunset over the valley."}]}"#
+        let final = #"{"final":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
+            + [("Hidden Valley Nature Trail", "Keys View"), ("Barker Dam Nature Trail", "Skull Rock")].map {
+                #"{"activities":[{"place":"\#($0.0)","note":"An easy walk among the rocks."},{"place":"\#($0.1)","note":"Sunset over the valley."}]}"#
             }.joined(separator: ",") + "]}}"
         let script = try setup.installation.script([
             #"{"tool":"read_file","arguments":{"path":"\#(setup.secret)"}}"#,

@@ -50,6 +50,15 @@ import Testing
         #expect(machine.callRequested() == .spawnThenSend)
     }
 
+    @Test func aCancelledCallStopsTheWorkerWithoutCountingAsACrash() {
+        var machine = WorkerStateMachine(crashLimit: 1)
+        _ = machine.callRequested()
+        #expect(machine.cancelled() == .discard(kill: true, quarantine: false))
+        #expect(machine.consecutiveCrashes == 0)
+        #expect(!machine.isQuarantined)
+        #expect(machine.callRequested() == .spawnThenSend)
+    }
+
     @Test func timeoutsKillButDoNotCountTowardsQuarantine() {
         var machine = WorkerStateMachine(crashLimit: 1)
         _ = machine.callRequested()

@@ -20,9 +20,12 @@ public struct Grounding: Sendable {
         public var tool: String
         /// Where the values are in one result of the tool: "/freeDays/*".
         public var values: String
+        /// Distinct values that are enough for the answer: once the tool has returned that many,
+        /// it is not offered again (the model answers instead of asking for more).
+        public var enough: Int?
 
-        public static func field(_ field: String, from tool: String, at values: String) -> Rule {
-            Rule(field: field, tool: tool, values: values)
+        public static func field(_ field: String, from tool: String, at values: String, enough: Int? = nil) -> Rule {
+            Rule(field: field, tool: tool, values: values, enough: enough)
         }
     }
 
@@ -55,7 +58,7 @@ public struct Grounding: Sendable {
             if let answer, field.leaf(in: answer.json) == nil {
                 throw SessionSetupError("grounding: the answer's schema has no field \"\(rule.field)\" (for tool \(rule.tool)); the answer is \(answer.promptDescription)")
             }
-            rules.append(GroundingGuard.Rule(tool: rule.tool, target: field.tokens) { values.strings(in: $0) })
+            rules.append(GroundingGuard.Rule(tool: rule.tool, target: field.tokens, enough: rule.enough) { values.strings(in: $0) })
         }
         return GroundingGuard(rules: rules, enabledTools: Set(tools.keys))
     }

@@ -17,10 +17,13 @@ public struct GroundingGuard: Sendable {
         public var target: [String]
         /// Pulls the allowed values out of one successful result of `tool`.
         public var extract: @Sendable (GeneratedContent) -> [String]
+        /// Distinct values that are enough: once gathered, the tool is not offered again.
+        public var enough: Int?
 
-        public init(tool: String, target: [String], extract: @escaping @Sendable (GeneratedContent) -> [String]) {
+        public init(tool: String, target: [String], enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
             self.tool = tool
             self.target = target
+            self.enough = enough
             self.extract = extract
         }
     }
@@ -46,6 +49,16 @@ public struct GroundingGuard: Sendable {
                 values[index].append(value)
             }
         }
+    }
+
+    /// Tools every rule of which has gathered enough values.
+    public var fulfilledTools: Set<String> {
+        var byTool: [String: Bool] = [:]
+        for (rule, gathered) in zip(rules, values) {
+            let done = rule.enough.map { gathered.count >= $0 } ?? false
+            byTool[rule.tool] = (byTool[rule.tool] ?? true) && done
+        }
+        return Set(byTool.filter(\.value).keys)
     }
 
     /// True once every grounding tool has answered.

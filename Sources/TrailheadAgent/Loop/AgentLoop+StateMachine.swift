@@ -22,11 +22,21 @@ public struct AgentStateMachine: Sendable {
         public var maximumRepairs: Int
         public var maximumRepeats: Int
         public var maximumCallsPerTurn: Int
-        public init(maximumTurns: Int = 10, maximumRepairs: Int = 3, maximumRepeats: Int = 1, maximumCallsPerTurn: Int = 1) {
+        /// Fewest calls in a turn that calls tools (2 or more: several searches at once).
+        public var minimumCallsPerTurn: Int
+        /// Turns in which the model may call tools; after them only the answer is offered
+        /// (nil: no bound besides `maximumTurns`). Every turn costs a prompt and a decode.
+        public var maximumToolTurns: Int?
+        public init(
+            maximumTurns: Int = 10, maximumRepairs: Int = 3, maximumRepeats: Int = 1, maximumCallsPerTurn: Int = 1,
+            minimumCallsPerTurn: Int = 1, maximumToolTurns: Int? = nil
+        ) {
+            self.minimumCallsPerTurn = minimumCallsPerTurn
             self.maximumTurns = maximumTurns
             self.maximumRepairs = maximumRepairs
             self.maximumRepeats = maximumRepeats
             self.maximumCallsPerTurn = maximumCallsPerTurn
+            self.maximumToolTurns = maximumToolTurns
         }
     }
 
@@ -81,6 +91,8 @@ public struct AgentStateMachine: Sendable {
     private var callCounts: [ToolCallRequest: Int] = [:]
     /// Tools left out of the step schema: their one possible call has been answered.
     private var exhausted: Set<String> = []
+    /// Turns whose calls ran.
+    private var toolTurns = 0
 
     /// - Parameter extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
     public init(
@@ -98,8 +110,13 @@ public struct AgentStateMachine: Sendable {
     /// True when the model answers with the output schema itself (there are no tools).
     public var answersDirectly: Bool { toolOrder.isEmpty }
 
-    /// The tools the model may still call.
-    public var offeredTools: [String] { toolOrder.filter { !exhausted.contains($0) } }
+    /// The tools the model may still call: not those whose one call was answered, nor those whose
+    /// grounding has gathered enough values, nor any once the tool turns are spent.
+    public var offeredTools: [String] {
+        if let budget = limits.maximumToolTurns, toolTurns >= budget { return [] }
+        let fulfilled = grounding.fulfilledTools
+        return toolOrder.filter { !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
+    }
 
     /// The step schema of a turn, given what is grounded so far.
     public func stepSchema(finalOnly: Bool) -> StepSchema {
@@ -108,8 +125,47 @@ public struct AgentStateMachine: Sendable {
         var final: GeneratedContent?
         if finalOnly || offered.isEmpty || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
         return StepSchema(
-            tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: tools[$0]!.arguments.json) },
-            final: final, maximumCalls: limits.maximumCallsPerTurn, wrapsFinal: !answersDirectly)
+            tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: remainingArguments(of: $0)) },
+            final: final, maximumCalls: limits.maximumCallsPerTurn, minimumCalls: minimumCalls(offered),
+            wrapsFinal: !answersDirectly)
+    }
+
+    /// The fewest calls the next turn must make: the limit's, while every tool offered is a
+    /// single choice (places by kind, say) with that many values not yet asked; one otherwise.
+    private func minimumCalls(_ offered: [String]) -> Int {
+        guard limits.minimumCallsPerTurn > 1 else { return 1 }
+        var possible = 0
+        for name in offered {
+            guard let (_, values) = Self.singleChoice(remainingArguments(of: name)) else { return 1 }
+            possible += values.count
+        }
+        return possible >= limits.minimumCallsPerTurn ? limits.minimumCallsPerTurn : 1
+    }
+
+    /// A tool's argument schema without the choices already asked: when its one argument is an
+    /// enum (the category of places to look for, say), the values already called leave it, and
+    /// with none left the tool is not offered at all (see `offeredTools`).
+    func remainingArguments(of name: String) -> GeneratedContent {
+        let schema = tools[name]!.arguments.json
+        guard let (member, values) = Self.singleChoice(schema) else { return schema }
+        let asked = Set(callCounts.keys.filter { $0.tool == name }.compactMap { $0.arguments[member] })
+        let left = values.filter { !asked.contains($0) }
+        guard !left.isEmpty, left.count < values.count, case .object(var object) = schema,
+            case .object(var properties)? = object["properties"], case .object(var property)? = properties[member]
+        else { return schema }
+        property["enum"] = .array(left)
+        properties[member] = .object(property)
+        object["properties"] = .object(properties)
+        return .object(object)
+    }
+
+    /// The member and its values, when a closed object schema's only member is a required enum.
+    static func singleChoice(_ schema: GeneratedContent) -> (String, [GeneratedContent])? {
+        guard schema["additionalProperties"] == false, case .object(let properties)? = schema["properties"], properties.count == 1,
+            let name = properties.keys.first, let values = properties[name]?["enum"]?.arrayValue,
+            schema["required"]?.arrayValue?.contains(.string(name)) == true
+        else { return nil }
+        return (name, values)
     }
 
     /// Calls made before the first turn (prefetched from the request): they count as made, and
@@ -156,9 +212,13 @@ public struct AgentStateMachine: Sendable {
             }
             state = .finished
             return .finish(content, turns: turn)
-        case .call(let calls):
+        case .call(let asked):
+            // The same call twice in one turn runs once.
+            var calls: [ToolCallRequest] = []
+            for call in asked where !calls.contains(call) { calls.append(call) }
             if finalOnly { return repair(turn: turn, finalOnly: true, "No more tool calls: give your final answer now.") }
             var problems: [String] = []
+            var repeated: [String] = []
             for call in calls {
                 guard let tool = tools[call.tool] else {
                     problems.append("unknown tool \"\(call.tool)\"; the tools are \(toolOrder.joined(separator: ", "))")
@@ -168,9 +228,15 @@ public struct AgentStateMachine: Sendable {
                 if !violations.isEmpty {
                     problems.append("\(call.tool) arguments: " + violations.prefix(5).map(\.description).joined(separator: "; "))
                 }
-                if callCounts[call, default: 0] >= limits.maximumRepeats {
-                    problems.append("you already called \(call.tool) with these arguments: use its result, or call another tool")
-                }
+                if callCounts[call, default: 0] >= limits.maximumRepeats { repeated.append(call.tool) }
+            }
+            if problems.isEmpty, !repeated.isEmpty {
+                // Asking again what it was told is no way forward: the tool leaves the step schema,
+                // so the next turn offers only what can still help. Not counted as a repair:
+                // each such turn removes a tool, so they end.
+                exhausted.formUnion(repeated)
+                let names = Array(Set(repeated)).sorted().joined(separator: ", ")
+                return repair(turn: turn, finalOnly: false, "You already have the result of that call of \(names), above; \(names) is no longer offered.", counted: false)
             }
             if !problems.isEmpty { return repair(turn: turn, finalOnly: false, problems.joined(separator: "\n")) }
             for call in calls { callCounts[call, default: 0] += 1 }
@@ -182,6 +248,7 @@ public struct AgentStateMachine: Sendable {
     /// The calls of the current turn finished (in any order).
     public mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
+        toolTurns += 1
         for outcome in outcomes { record(outcome) }
         repairs = 0
         return ask(turn: turn + 1)
@@ -191,6 +258,13 @@ public struct AgentStateMachine: Sendable {
         callCounts[outcome.call, default: 0] = max(callCounts[outcome.call, default: 0], 1)
         grounding.record(tool: outcome.call.tool, result: outcome.result)
         if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }
+    }
+
+    /// True when every value of a tool's single enum argument has been asked.
+    private func choicesSpent(_ name: String) -> Bool {
+        guard let (member, values) = Self.singleChoice(tools[name]!.arguments.json) else { return false }
+        let asked = Set(callCounts.keys.filter { $0.tool == name }.compactMap { $0.arguments[member] })
+        return values.allSatisfy(asked.contains)
     }
 
     /// The one arguments object a schema admits, when every member is a `const` (or there is
@@ -220,8 +294,8 @@ public struct AgentStateMachine: Sendable {
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
 
-    private mutating func repair(turn: Int, finalOnly: Bool, _ message: String) -> Action {
-        repairs += 1
+    private mutating func repair(turn: Int, finalOnly: Bool, _ message: String, counted: Bool = true) -> Action {
+        if counted { repairs += 1 }
         if repairs > limits.maximumRepairs {
             return fail("gave up after \(limits.maximumRepairs) repair turns; last problem: \(message)")
         }

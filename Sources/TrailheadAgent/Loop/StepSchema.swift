@@ -27,14 +27,18 @@ public struct StepSchema: Sendable {
     public var final: GeneratedContent?
     /// Offer a branch with several calls at once (run concurrently) when > 1.
     public var maximumCalls: Int
+    /// Fewest calls in a turn that calls tools: 2 or more leaves only the branch with several
+    /// calls (an agent that wants several searches at once, of different kinds).
+    public var minimumCalls: Int
     /// Whether the final answer is written as `{"final": …}` (false when there are no tools:
     /// the answer is then the output schema itself).
     public var wrapsFinal: Bool
 
-    public init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1, wrapsFinal: Bool = true) {
+    public init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1, minimumCalls: Int = 1, wrapsFinal: Bool = true) {
         self.tools = tools
         self.final = final
         self.maximumCalls = maximumCalls
+        self.minimumCalls = max(1, min(minimumCalls, maximumCalls))
         self.wrapsFinal = wrapsFinal
     }
 
@@ -42,10 +46,10 @@ public struct StepSchema: Sendable {
     public var json: GeneratedContent {
         if !wrapsFinal, let final { return final }
         let toolBranches = tools.map(Self.branch)
-        var branches = toolBranches
+        var branches = minimumCalls > 1 ? [] : toolBranches
         if maximumCalls > 1, !toolBranches.isEmpty {
             branches.append(Self.object(["calls": [
-                "type": "array", "minItems": 2, "maxItems": .number(Double(maximumCalls)),
+                "type": "array", "minItems": .number(Double(max(2, minimumCalls))), "maxItems": .number(Double(maximumCalls)),
                 "items": toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)],
             ]]))
         }

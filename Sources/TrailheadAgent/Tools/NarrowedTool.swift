@@ -22,17 +22,30 @@ public struct NarrowedTool<Base: Tool>: Tool {
     public var includesSchemaInInstructions: Bool { base.includesSchemaInInstructions }
     public var needsApproval: Bool { base.needsApproval }
 
-    public init(_ base: Base, fixing fixed: JSONObject, hiding hidden: Set<String> = []) {
+    /// - Parameters:
+    ///   - requiring: members the model must give (optional ones of the tool made required).
+    ///   - allowing: the values left to a member's `enum`.
+    public init(
+        _ base: Base, fixing fixed: JSONObject, hiding hidden: Set<String> = [], requiring required: Set<String> = [],
+        allowing allowed: [String: [GeneratedContent]] = [:]
+    ) {
         self.base = base
         self.fixed = fixed
         self.hidden = hidden
         var schema = base.parameters.json.objectValue ?? [:]
         if case .object(var properties)? = schema["properties"] {
             for name in hidden.union(fixed.keys) { properties[name] = nil }
+            for (name, values) in allowed {
+                guard case .object(var property)? = properties[name] else { continue }
+                property["enum"] = .array(values)
+                properties[name] = .object(property)
+            }
             schema["properties"] = .object(properties)
         }
         let decided = hidden.union(fixed.keys)
-        schema["required"] = .array((schema["required"]?.arrayValue ?? []).filter { !decided.contains($0.stringValue ?? "") })
+        var requiredNames = (schema["required"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !decided.contains($0) }
+        for name in required.sorted() where !requiredNames.contains(name) && !decided.contains(name) { requiredNames.append(name) }
+        schema["required"] = .array(requiredNames.map { .string($0) })
         // Narrowing only removes choices: a schema that loaded still loads.
         parameters = (try? GenerationSchema(json: .object(schema))) ?? base.parameters
     }
@@ -47,12 +60,18 @@ public struct NarrowedTool<Base: Tool>: Tool {
 
 extension Tool {
     /// This tool with `fixed` arguments decided by the agent and `hidden` ones left to defaults.
-    public func narrowed(fixing fixed: JSONObject, hiding hidden: Set<String> = []) -> NarrowedTool<Self> {
-        NarrowedTool(self, fixing: fixed, hiding: hidden)
+    public func narrowed(
+        fixing fixed: JSONObject, hiding hidden: Set<String> = [], requiring required: Set<String> = [],
+        allowing allowed: [String: [GeneratedContent]] = [:]
+    ) -> NarrowedTool<Self> {
+        NarrowedTool(self, fixing: fixed, hiding: hidden, requiring: required, allowing: allowed)
     }
 }
 
 /// `tool` narrowed (see `NarrowedTool`), for a tool known only as `any Tool`.
-public func narrowed(_ tool: some Tool, fixing fixed: JSONObject, hiding hidden: Set<String> = []) -> any Tool {
-    NarrowedTool(tool, fixing: fixed, hiding: hidden)
+public func narrowed(
+    _ tool: some Tool, fixing fixed: JSONObject, hiding hidden: Set<String> = [], requiring required: Set<String> = [],
+    allowing allowed: [String: [GeneratedContent]] = [:]
+) -> any Tool {
+    NarrowedTool(tool, fixing: fixed, hiding: hidden, requiring: required, allowing: allowed)
 }

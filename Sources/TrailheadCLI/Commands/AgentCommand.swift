@@ -10,7 +10,10 @@ public struct AgentCommand: Command {
             Exit codes: 0 success, 1 failure or invalid input found, 2 usage error, \
             3 no model available.
             """,
-        subcommands: [PlanCommand.self, EvalCommand.self, ToolsCommand.self, TranscriptCommand.self, ModelCommand.self, DoctorCommand.self, GeodataCommand.self, SchemaCommand.self])
+        subcommands: [
+            PlanCommand.self, EvalCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self, ModelCommand.self,
+            DoctorCommand.self, GeodataCommand.self, SchemaCommand.self,
+        ])
 
     /// Runs `agent` with the process's command line and returns its exit status.
     public static func main(_ commandLine: [String]) -> Int32 {

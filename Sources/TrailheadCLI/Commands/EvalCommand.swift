@@ -123,7 +123,7 @@ struct EvalCommand: Command {
         case .finished(let itinerary, _):
             run.succeeded = true
             run.evaluation = PlanEvaluation(
-                itinerary: itinerary, request: request, facts: .init(transcript: entries), activitiesPerDay: planner.activitiesPerDay)
+                itinerary: itinerary, request: request, facts: .init(transcript: entries), plugins: names, activitiesPerDay: planner.activitiesPerDay)
         case .failed(let message): run.error = message
         case .cancelled: run.error = "cancelled"
         }
@@ -154,7 +154,7 @@ struct EvalCommand: Command {
                     if let tool = output["tool"]?.stringValue, let result = output["result"] { facts.add(tool: tool, result: result) }
                 }
                 run.succeeded = true
-                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts)
+                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: tools)
             } else {
                 run.error = record["error"]?.stringValue ?? "no itinerary"
             }

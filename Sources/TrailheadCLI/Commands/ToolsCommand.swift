@@ -27,8 +27,8 @@ struct ToolsCommand: Command {
         return ((context.executablePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("agent-tool-host")
     }
 
-    /// One row per tool a manifest declares, whether its plugin loaded or not, and one per
-    /// manifest that could not be read at all.
+    /// One row per tool a manifest declares, whether it loaded or not (under the name it is
+    /// registered by), and one per manifest that could not be read at all.
     static func rows(_ registry: ToolRegistry) -> [GeneratedContent] {
         var rows: [GeneratedContent] = []
         for record in registry.plugins {
@@ -37,17 +37,29 @@ struct ToolsCommand: Command {
                 rows.append(["tool": .null, "plugin": .string(record.name), "manifest": .string(file), "status": .string(record.status.description)])
                 continue
             }
-            for tool in manifest.tools {
-                let status =
-                    if record.status.isOK, registry.tool(named: tool.name)?.plugin == manifest.plugin { "ok" } else { record.status.description }
+            let descriptions = Dictionary(
+                manifest.tools.map { (manifest.registeredName(of: $0.name), $0.description) }
+                    + manifest.refusedTools.map { (manifest.registeredName(of: $0.name), $0.json["description"]?.stringValue ?? "") },
+                uniquingKeysWith: { first, _ in first })
+            for name in record.declaredTools {
+                var status = record.status(ofTool: name).description
+                if status == "ok", registry.tool(named: name)?.plugin != manifest.plugin { status = "refused: its name is taken by another plugin" }
                 rows.append([
-                    "tool": .string(tool.name), "plugin": .string(manifest.plugin), "manifest": .string(file),
-                    "description": .string(tool.description), "isolation": .string(manifest.isolation.rawValue),
+                    "tool": .string(name), "plugin": .string(manifest.plugin), "manifest": .string(file),
+                    "description": .string(descriptions[name] ?? ""), "isolation": .string(runsIn(manifest)),
                     "status": .string(status),
                 ])
             }
         }
         return rows
+    }
+
+    /// Where a plugin's tools run: `process` or `inProcess` for a library, `mcp stdio` or `mcp http` for a server.
+    static func runsIn(_ manifest: Manifest) -> String {
+        switch manifest.source {
+        case .library: manifest.isolation.rawValue
+        case .server(let server): if case .http = server.transport { "mcp http" } else { "mcp stdio" }
+        }
     }
 }
 
@@ -105,43 +117,52 @@ struct ToolsInspectCommand: Command {
         let name = arguments.positional("NAME")!
         let registry = ToolsCommand.registry(arguments, context: context)
         defer { registry.shutdown() }
-        let candidates = registry.plugins.compactMap { record in
-            record.manifest?.tools.first { $0.name == name }.map { (record, $0) }
+        let candidates = registry.plugins.compactMap { record -> (PluginRecord, GeneratedContent)? in
+            guard let manifest = record.manifest, record.declaredTools.contains(name) else { return nil }
+            let entry = manifest.json["tools"]?.arrayValue?.first { manifest.registeredName(of: $0["name"]?.stringValue ?? "") == name }
+            return entry.map { (record, $0) }
         }
         // The loaded one first; else the first refused plugin that declares it.
-        guard let (record, tool) = candidates.first(where: { registry.tool(named: name)?.plugin == $0.0.manifest?.plugin }) ?? candidates.first,
+        guard let (record, entry) = candidates.first(where: { registry.tool(named: name)?.plugin == $0.0.manifest?.plugin }) ?? candidates.first,
             let manifest = record.manifest
         else {
             throw CommandError("unknown tool '\(name)' (see `agent tools list`)")
         }
         let loaded = registry.tool(named: name)?.plugin == manifest.plugin
-        let status = loaded ? "ok" : record.status.description
+        let status = loaded ? "ok" : record.status(ofTool: name).description
         var document: JSONObject = [
-            "tool": .string(tool.name), "plugin": .string(manifest.plugin), "version": .string(manifest.version),
-            "library": .string(manifest.library), "manifest": .string(record.manifestFile),
-            "isolation": .string(manifest.isolation.rawValue), "timeoutMs": .number(Double(manifest.timeoutMs)),
-            "status": .string(status),
+            "tool": .string(name), "plugin": .string(manifest.plugin), "version": .string(manifest.version),
         ]
-        for (key, value) in manifest.json["tools"]?.arrayValue?.first(where: { $0["name"]?.stringValue == name })?.objectValue ?? [:]
-        where key != "name" {
-            document[key] = value
+        switch manifest.source {
+        case .library(let library): document["library"] = .string(library)
+        case .server(let server):
+            document["server"] = .string(server.summary)
+            if let prefix = server.toolPrefix { document["serverToolName"] = .string(String(name.dropFirst(prefix.count))) }
         }
+        document["manifest"] = .string(record.manifestFile)
+        document["isolation"] = .string(ToolsCommand.runsIn(manifest))
+        document["timeoutMs"] = .number(Double(manifest.timeoutMs))
+        document["status"] = .string(status)
+        for (key, value) in entry.objectValue ?? [:] where key != "name" { document[key] = value }
         if arguments.flag("json") {
             context.stdout.line(GeneratedContent.object(document).prettyJSONString)
             return .success
         }
-        context.stdout.line(context.styled(tool.name, .bold) + "  (plugin \(manifest.plugin) \(manifest.version), \(manifest.isolation.rawValue), timeout \(manifest.timeoutMs) ms)")
+        context.stdout.line(context.styled(name, .bold) + "  (plugin \(manifest.plugin) \(manifest.version), \(ToolsCommand.runsIn(manifest)), timeout \(manifest.timeoutMs) ms)")
         context.stdout.line("status: " + (loaded ? context.styled(status, .green) : context.styled(status, .red)))
-        context.stdout.line("library: \(manifest.library)")
+        switch manifest.source {
+        case .library(let library): context.stdout.line("library: \(library)")
+        case .server(let server): context.stdout.line("MCP server: \(server.summary)")
+        }
         context.stdout.line("")
-        context.stdout.line(tool.description)
+        context.stdout.line(entry["description"]?.stringValue ?? "")
         for key in ["arguments", "output", "annotations", "binding"] {
             guard let value = document[key] else { continue }
             context.stdout.line("")
             context.stdout.line(context.styled("\(key):", .bold))
             context.stdout.line(value.prettyJSONString)
         }
-        if tool.needsApproval { context.stdout.line("\nneeds the user's approval before each call") }
+        if entry["needsApproval"]?.boolValue == true { context.stdout.line("\nneeds the user's approval before each call") }
         return .success
     }
 }
@@ -184,61 +205,5 @@ struct ToolsCallCommand: Command {
             context.stderr.line("agent: \(error)")
             return .failure
         }
-    }
-}
-
-/// `agent tools register Plugins/libX.so`.
-struct ToolsRegisterCommand: Command {
-    static let configuration = CommandConfiguration(
-        name: "register",
-        summary: "Write the manifest a plugin library embeds into the manifests folder, pinned by sha256.",
-        discussion: """
-            The library must already be in the plugins folder. The manifest is written as \
-            MANIFESTS/<plugin>.json with "library" set to the file name and "sha256" to its digest. \
-            Registering the same library again (after a rebuild) updates its tools and pin and keeps \
-            the existing isolation, timeoutMs, config and permissions; a manifest describing another \
-            plugin or library is replaced only with --force.
-            """,
-        options: [.flag("force", help: "Replace an existing manifest entirely."), CommonOptions.plugins, CommonOptions.manifests],
-        positionals: [.required("LIBRARY", help: "The plugin library, e.g. Plugins/libX.so.")])
-
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let library = context.absolutePath(arguments.positional("LIBRARY")!)
-        let folders = CommonOptions.folders(arguments, context: context)
-        guard FileManager.default.fileExists(atPath: library) else { throw CommandError("no such file: \(library)") }
-        let folder = ((folders.plugins as NSString).resolvingSymlinksInPath as NSString).standardizingPath
-        let containing = (((library as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent as NSString).standardizingPath
-        guard containing == folder else {
-            throw CommandError("\(library) is not in the plugins folder \(folders.plugins); copy it there first")
-        }
-        let manifest: Manifest
-        do { manifest = try PluginRegistration.manifest(forLibrary: library, toolHost: ToolsCommand.toolHost(context: context)) } catch {
-            throw CommandError(error.message)
-        }
-        let destination = (folders.manifests as NSString).appendingPathComponent("\(manifest.plugin).json")
-        var written = manifest
-        var verb = "registered"
-        if FileManager.default.fileExists(atPath: destination) && !arguments.flag("force") {
-            // Re-registering the same library (after a rebuild) refreshes its tools and pin but keeps
-            // what a user tunes by hand; a manifest of another plugin or library is not overwritten.
-            guard let text = try? String(contentsOfFile: destination, encoding: .utf8), let existing = try? Manifest(jsonText: text),
-                existing.plugin == manifest.plugin, existing.library == manifest.library
-            else {
-                throw CommandError("\(destination) exists and describes another plugin or library; pass --force to replace it")
-            }
-            written.isolation = existing.isolation
-            written.timeoutMs = existing.timeoutMs
-            written.config = existing.config
-            written.permissions = existing.permissions
-            verb = "updated"
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: folders.manifests, withIntermediateDirectories: true)
-            try (written.json.prettyJSONString + "\n").write(toFile: destination, atomically: true, encoding: .utf8)
-        } catch {
-            throw CommandError("cannot write \(destination): \(error.localizedDescription)")
-        }
-        context.stdout.line("\(verb) plugin '\(manifest.plugin)' (\(manifest.tools.count) tools) in \(destination), sha256 \(manifest.sha256 ?? "")")
-        return .success
     }
 }

@@ -41,11 +41,16 @@ struct TripPlanRun {
             session.prewarm()
             let stream = planner.plan(with: session, options: options)
             do {
-                for try await snapshot in stream { onSnapshot(snapshot.rawContent) }
+                // Snapshots come from the answer turn, after every tool has answered.
+                var facts: PlanEvaluation.ToolFacts?
+                for try await snapshot in stream {
+                    if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                    onSnapshot(planner.itinerary(from: snapshot.rawContent, facts: facts!))
+                }
                 try Task.checkCancellation()
                 let response = try await stream.collect()
                 trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
-                return .finished(response.rawContent, turns: response.turns)
+                return .finished(planner.itinerary(from: response.rawContent, transcript: session.transcript.entries), turns: response.turns)
             } catch {
                 guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
                 // Interrupted: stop the generation first, then the workers its calls wait on (in

@@ -96,37 +96,15 @@ final class SocketHTTPCall: @unchecked Sendable {
         }
     }
 
+    /// The one socket client (TrailheadSupport's), its errors in this transport's terms.
     private func connect(host: String, port: Int) throws -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
-            throw HTTPTransportError.refused("cannot resolve \(host)")
+        do { return try HTTPSocket.connect(host: host, port: port) } catch {
+            throw error.kind == .refused ? HTTPTransportError.refused(error.message) : HTTPTransportError.failed(error.message)
         }
-        defer { freeaddrinfo(result) }
-        var lastError = ECONNREFUSED
-        var info: UnsafeMutablePointer<addrinfo>? = first
-        while let candidate = info {
-            let fd = socket(candidate.pointee.ai_family, candidate.pointee.ai_socktype, candidate.pointee.ai_protocol)
-            if fd >= 0 {
-                if Glibc.connect(fd, candidate.pointee.ai_addr, candidate.pointee.ai_addrlen) == 0 { return fd }
-                lastError = errno
-                close(fd)
-            }
-            info = candidate.pointee.ai_next
-        }
-        throw HTTPTransportError.refused("\(host):\(port): \(String(cString: strerror(lastError)))")
     }
 
     private func send(_ fd: Int32, _ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw HTTPTransportError.failed("sending the request: \(String(cString: strerror(errno)))") }
-            sent += n
-        }
+        do { try HTTPSocket.send(fd, bytes) } catch { throw HTTPTransportError.failed("sending the request: \(error.message)") }
     }
 
     /// Buffered reads with the idle and total timeouts, and cancellation checked every 100 ms.

@@ -98,6 +98,8 @@ public final class ChildProcess {
     public private(set) var standardInput: Int32?
     public let standardOutput: Int32?
     public let standardError: Int32?
+    /// Whether `interruptAll` stops it (see `Options.interruptible`).
+    public let interruptible: Bool
 
     /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`.
     public init(_ executable: String, _ arguments: [String], options: Options = Options()) throws(SpawnError) {
@@ -200,6 +202,7 @@ public final class ChildProcess {
             throw SpawnError(executable, String(cString: strerror(status)))
         }
         pid = child
+        interruptible = options.interruptible
         standardInput = input
         standardOutput = output
         standardError = errors
@@ -216,14 +219,34 @@ public final class ChildProcess {
         standardInput = nil
     }
 
-    /// Sends `signal` to the child, or to its whole group when it leads one.
+    /// Sends `signal` to the child, or to its whole group when it leads one. For an
+    /// `interruptible` child, safe from any thread: it is signalled only while not reaped, so
+    /// never a process that took its pid since.
     @discardableResult
     public func signal(_ signal: Int32, group: Bool = false) -> Bool {
-        Glibc.kill(group ? -pid : pid, signal) == 0
+        Self.interruptibles.withLock { live in
+            guard !interruptible || live[pid] != nil else { return false }
+            return Glibc.kill(group ? -pid : pid, signal) == 0
+        }
     }
 
-    /// Waits for the child to end and reaps it.
-    public func wait() -> ProcessTermination { Self.wait(for: pid) }
+    /// Waits for the child to end and reaps it (once: later calls give the same answer).
+    public func wait() -> ProcessTermination {
+        if let ended { return ended }
+        let termination = Self.wait(for: pid)
+        ended = termination
+        return termination
+    }
+
+    /// How the child ended, reaping it; `nil` while it runs.
+    public func termination() -> ProcessTermination? {
+        if ended == nil { ended = Self.termination(of: pid) }
+        return ended
+    }
+
+    public var isRunning: Bool { termination() == nil }
+
+    private var ended: ProcessTermination?
 
     /// Waits for `pid` (a child of this process) to end and reaps it.
     public static func wait(for pid: pid_t) -> ProcessTermination {

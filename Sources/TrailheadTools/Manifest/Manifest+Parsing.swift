@@ -11,10 +11,12 @@ extension Manifest {
     }
 
     /// Reads a version 1 manifest, checking every field, every tool name and every schema.
+    /// A library's manifest is refused whole for one bad tool; an MCP server's keeps its good
+    /// tools and lists the others in `refusedTools` (a server is not ours to fix).
     public init(json: GeneratedContent) throws(ManifestError) {
         let root = try ManifestReader(json, at: "")
         try root.rejectUnknown([
-            "manifestVersion", "plugin", "version", "library", "sha256", "isolation", "timeoutMs", "config",
+            "manifestVersion", "plugin", "version", "library", "server", "sha256", "isolation", "timeoutMs", "config",
             "permissions", "tools",
         ])
         let manifestVersion = try root.integer("manifestVersion", default: nil, in: 0...Int(Int32.max))
@@ -26,6 +28,7 @@ extension Manifest {
         guard ToolManifest.isValidName(plugin) else {
             throw ManifestError(pointer: "/plugin", message: "plugin name '\(plugin)' must match [A-Za-z0-9_.-]{1,64}")
         }
+        let source = try Self.source(root)
         let sha256 = try root.optionalString("sha256")?.lowercased()
         if let sha256, sha256.utf8.count != 64 || !sha256.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) {
             throw ManifestError(pointer: "/sha256", message: "expected 64 hex digits, got '\(sha256)'")
@@ -36,25 +39,55 @@ extension Manifest {
         guard case .object = permissions else {
             throw ManifestError(pointer: "/permissions", message: "expected an object, got \(permissions.typeName)")
         }
+        let isolation = try root.oneOf("isolation", default: .process, Isolation.allCases)
+        if case .server = source {
+            if isolation != .process {
+                throw ManifestError(pointer: "/isolation", message: "an MCP server always runs apart from the host: use \"process\" or leave it out")
+            }
+            if config != [:] {
+                throw ManifestError(pointer: "/config", message: "an MCP server takes no config: pass its settings in server.env")
+            }
+        }
         var tools: [ToolManifest] = []
+        var refused: [RefusedTool] = []
         var seen: Set<String> = []
         for (index, item) in try root.array("tools").enumerated() {
-            let tool = try ToolManifest(json: item, at: "/tools/\(index)")
+            let pointer = "/tools/\(index)"
+            let tool: ToolManifest
+            do { tool = try ToolManifest(json: item, at: pointer, bindingAllowed: source.isLibrary) } catch {
+                guard case .server = source, let name = item["name"]?.stringValue else { throw error }
+                guard seen.insert(name).inserted else { throw ManifestError(pointer: pointer + "/name", message: "tool '\(name)' is listed twice") }
+                refused.append(RefusedTool(name: name, reason: error.description, json: item))
+                continue
+            }
             guard seen.insert(tool.name).inserted else {
-                throw ManifestError(pointer: "/tools/\(index)/name", message: "tool '\(tool.name)' is listed twice")
+                throw ManifestError(pointer: pointer + "/name", message: "tool '\(tool.name)' is listed twice")
             }
             tools.append(tool)
         }
         self.init(
             plugin: plugin,
             version: try root.string("version"),
-            library: try root.string("library"),
+            source: source,
             sha256: sha256,
-            isolation: try root.oneOf("isolation", default: .process, Isolation.allCases),
+            isolation: isolation,
             timeoutMs: try root.integer("timeoutMs", default: Self.defaultTimeoutMs, in: 1...86_400_000),
             config: config,
             permissions: permissions,
-            tools: tools)
+            tools: tools,
+            refusedTools: refused)
+    }
+
+    /// `"library"` or `"server"`, exactly one.
+    private static func source(_ root: ManifestReader) throws(ManifestError) -> PluginSource {
+        switch (root.optional("library"), root.optional("server")) {
+        case (.some, .some):
+            throw ManifestError(pointer: "/server", message: "a manifest names either a \"library\" or a \"server\", not both")
+        case (nil, let server?):
+            return .server(try MCPServerSpec(json: server, at: "/server"))
+        default:
+            return .library(try root.string("library"))
+        }
     }
 
     /// The manifest as JSON (the form `agent tools register` writes).
@@ -63,22 +96,45 @@ extension Manifest {
             "manifestVersion": .number(Double(Self.supportedVersion)),
             "plugin": .string(plugin),
             "version": .string(version),
-            "library": .string(library),
         ]
+        switch source {
+        case .library(let name): root["library"] = .string(name)
+        case .server(let server): root["server"] = server.json
+        }
         if let sha256 { root["sha256"] = .string(sha256) }
-        root["isolation"] = .string(isolation.rawValue)
+        if source.isLibrary {
+            root["isolation"] = .string(isolation.rawValue)
+        }
         root["timeoutMs"] = .number(Double(timeoutMs))
-        root["config"] = config
+        if source.isLibrary {
+            root["config"] = config
+        }
         root["permissions"] = permissions
-        root["tools"] = .array(tools.map(\.json))
+        // A server's tools have no binding (the server runs them); refused tools are kept as they were.
+        let entries = tools.map { source.isLibrary ? $0.json : $0.json.removingMember("binding") }
+        root["tools"] = .array(entries + refusedTools.map(\.json))
         return .object(root)
     }
 }
 
+extension PluginSource {
+    var isLibrary: Bool { if case .library = self { true } else { false } }
+}
+
+extension GeneratedContent {
+    fileprivate func removingMember(_ key: String) -> GeneratedContent {
+        guard case .object(var members) = self else { return self }
+        members[key] = nil
+        return .object(members)
+    }
+}
+
 extension ToolManifest {
-    init(json: GeneratedContent, at pointer: String) throws(ManifestError) {
+    /// Reads one tool; `bindingAllowed` is false for an MCP server's tools (the server calls them).
+    init(json: GeneratedContent, at pointer: String, bindingAllowed: Bool = true) throws(ManifestError) {
         let reader = try ManifestReader(json, at: pointer)
-        try reader.rejectUnknown(["name", "description", "arguments", "output", "annotations", "needsApproval", "binding"])
+        try reader.rejectUnknown(
+            Set(["name", "description", "arguments", "output", "annotations", "needsApproval"] + (bindingAllowed ? ["binding"] : [])))
         let name = try reader.string("name")
         guard Self.isValidName(name) else {
             throw ManifestError(pointer: reader.path("name"), message: "tool name '\(name)' must match [A-Za-z0-9_.-]{1,64}")

@@ -1,6 +1,7 @@
 import TrailheadSchema
 
-/// A plugin's manifest, version 1: the library, its pin, how it runs, and its tools.
+/// A plugin's manifest, version 1: what provides the tools (a library, or an MCP server), its
+/// pin, how it runs, and its tools.
 ///
 /// See DESIGN.md ("Tools: plugins, manifests, the ABI") for the format. Parse one with
 /// `Manifest(json:)`; every problem is a `ManifestError` naming the field's JSON pointer.
@@ -11,9 +12,10 @@ public struct Manifest: Sendable, Hashable {
     /// Unique plugin name; must equal the name in the library's descriptor.
     public var plugin: String
     public var version: String
-    /// A file name inside the plugins folder (no path separators).
-    public var library: String
-    /// Lower-case hex sha256 of the library; `nil` when unpinned.
+    /// Where the tools' code is: a library or an MCP server.
+    public var source: PluginSource
+    /// Lower-case hex sha256 of the library, or of an MCP server's tool schemas
+    /// (`MCPToolListing.digest`); `nil` when unpinned.
     public var sha256: String?
     public var isolation: Isolation
     /// Per-call deadline.
@@ -22,26 +24,74 @@ public struct Manifest: Sendable, Hashable {
     public var config: GeneratedContent
     public var permissions: GeneratedContent
     public var tools: [ToolManifest]
+    /// Tools an MCP server lists that cannot be used (an unsupported schema keyword, a name
+    /// outside `[A-Za-z0-9_.-]{1,64}`): kept in the manifest, refused one by one at load.
+    /// Always empty for a library, whose every tool must be valid.
+    public var refusedTools: [RefusedTool]
 
     public init(
-        plugin: String, version: String, library: String, sha256: String?, isolation: Isolation,
-        timeoutMs: Int, config: GeneratedContent, permissions: GeneratedContent, tools: [ToolManifest]
+        plugin: String, version: String, source: PluginSource, sha256: String?, isolation: Isolation,
+        timeoutMs: Int, config: GeneratedContent, permissions: GeneratedContent, tools: [ToolManifest],
+        refusedTools: [RefusedTool] = []
     ) {
         self.plugin = plugin
         self.version = version
-        self.library = library
+        self.source = source
         self.sha256 = sha256
         self.isolation = isolation
         self.timeoutMs = timeoutMs
         self.config = config
         self.permissions = permissions
         self.tools = tools
+        self.refusedTools = refusedTools
+    }
+
+    public init(
+        plugin: String, version: String, library: String, sha256: String?, isolation: Isolation,
+        timeoutMs: Int, config: GeneratedContent, permissions: GeneratedContent, tools: [ToolManifest]
+    ) {
+        self.init(
+            plugin: plugin, version: version, source: .library(library), sha256: sha256, isolation: isolation,
+            timeoutMs: timeoutMs, config: config, permissions: permissions, tools: tools)
+    }
+
+    /// The library's file name inside the plugins folder; `nil` for an MCP server.
+    public var library: String? {
+        if case .library(let name) = source { name } else { nil }
+    }
+
+    /// The MCP server; `nil` for a library.
+    public var server: MCPServerSpec? {
+        if case .server(let server) = source { server } else { nil }
     }
 
     /// True when no tool goes through the descriptor: such a library (a plain C library) needs
     /// no `trailhead_plugin_v1` symbol.
     public var isNativeOnly: Bool {
         tools.allSatisfy { if case .native = $0.binding { true } else { false } }
+    }
+}
+
+/// What provides a plugin's tools.
+public enum PluginSource: Sendable, Hashable {
+    /// A shared library: a file name inside the plugins folder, no path separators.
+    case library(String)
+    /// A Model Context Protocol server, started as a command or reached at a URL.
+    case server(MCPServerSpec)
+}
+
+/// A tool a manifest lists but that cannot be loaded, and why (the rest of its plugin loads).
+public struct RefusedTool: Sendable, Hashable {
+    public var name: String
+    /// What is wrong, naming the field (`/tools/2/arguments/properties/tags: 'propertyNames': unsupported keyword …`).
+    public var reason: String
+    /// The tool's entry as the manifest holds it, written back unchanged.
+    public var json: GeneratedContent
+
+    public init(name: String, reason: String, json: GeneratedContent) {
+        self.name = name
+        self.reason = reason
+        self.json = json
     }
 }
 

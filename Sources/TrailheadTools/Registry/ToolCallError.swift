@@ -17,6 +17,8 @@ public enum ToolCallError: Error, Sendable, Equatable, CustomStringConvertible {
     case crashed(tool: String, plugin: String, detail: String)
     /// The call ran past the manifest's `timeoutMs`; the worker was killed.
     case timedOut(tool: String, plugin: String, timeoutMs: Int)
+    /// The caller cancelled the call (`ToolCallCancellation`); a worker running it was stopped.
+    case cancelled(tool: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum ToolCallError: Error, Sendable, Equatable, CustomStringConvertible {
             "tool '\(tool)' crashed (plugin '\(plugin)'): \(detail)"
         case .timedOut(let tool, let plugin, let timeoutMs):
             "tool '\(tool)' timed out after \(timeoutMs) ms (plugin '\(plugin)'); its worker was stopped"
+        case .cancelled(let tool):
+            "the call of tool '\(tool)' was cancelled"
         }
     }
 

@@ -1,13 +1,16 @@
 import Foundation
+import Synchronization
 import TrailheadSchema
 
 /// The loaded plugins and their tools: reads every manifest, loads what passes its checks,
 /// refuses the rest one by one (each with its reason), and calls tools by name.
 ///
-/// A call validates its arguments against the tool's schema, runs the tool in process or in its
-/// plugin's worker, and validates a successful result against the tool's `output` schema.
-/// Thread-safe; calls into one plugin are serialised, calls into different plugins may overlap.
-public final class ToolRegistry: @unchecked Sendable {
+/// A plugin is a library (run in process or in its `agent-tool-host` worker) or an MCP server
+/// (over stdio or Streamable HTTP); both give ordinary registered tools. A call validates its
+/// arguments against the tool's schema, runs the tool, and validates a successful result against
+/// the tool's `output` schema. Thread-safe; calls into one plugin are serialised, calls into
+/// different plugins may overlap. `refresh()` picks up manifests added, changed or removed since.
+public final class ToolRegistry: Sendable {
     public struct Configuration: Sendable {
         /// Where libraries live; a manifest's `library` is a file name inside it.
         public var pluginsFolder: String
@@ -42,24 +45,61 @@ public final class ToolRegistry: @unchecked Sendable {
         }
     }
 
+    /// What is loaded; replaced whole by `refresh()`, read under the lock.
+    struct Loaded: Sendable {
+        /// Every manifest read, in file-name order.
+        var records: [PluginRecord] = []
+        var toolsByName: [String: RegisteredTool] = [:]
+        var backends: [String: any PluginBackend] = [:]
+        /// What each manifest file was when it was read (to see what `refresh()` must reload).
+        var stamps: [String: FileStamp] = [:]
+    }
+
     public let configuration: Configuration
-    /// Every manifest read, in file-name order, with its status.
-    public private(set) var plugins: [PluginRecord] = []
-    private var toolsByName: [String: RegisteredTool] = [:]
-    private var backends: [String: any PluginBackend] = [:]
+    let loaded = Mutex(Loaded())
+    let observers = Mutex<[@Sendable () -> Void]>([])
+    /// Serialises `refresh()` (loading happens outside `loaded`'s lock: it may start workers).
+    let refreshing = Mutex(())
 
     /// Reads and loads every manifest in the manifests folder.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        loadAll()
+        var state = Loaded()
+        if let files = manifestFiles() {
+            state = load(state, files: files)
+            state.stamps = files
+        } else {
+            let folder = configuration.manifestsFolder
+            state.records = [PluginRecord(manifestFile: folder, manifest: nil, status: .refused("cannot read the manifests folder \(folder)"))]
+        }
+        loaded.withLock { $0 = state }
     }
 
-    /// The callable tools, in plugin order.
+    /// Every manifest read, in file-name order, with its status (a quarantined plugin is refused).
+    public var plugins: [PluginRecord] {
+        loaded.withLock { state in
+            state.records.map { record in
+                guard record.status.isOK, let plugin = record.manifest?.plugin, state.backends[plugin]?.isQuarantined == true else { return record }
+                var quarantined = record
+                quarantined.status = .refused("quarantined after \(configuration.crashLimit) crashes in a row")
+                return quarantined
+            }
+        }
+    }
+
+    /// The callable tools, in plugin order (a quarantined plugin's left out).
     public var tools: [RegisteredTool] {
-        plugins.filter(\.status.isOK).flatMap { record in record.manifest!.tools.compactMap { toolsByName[$0.name] } }
+        loaded.withLock { state in
+            state.records.filter(\.status.isOK).flatMap { record -> [RegisteredTool] in
+                guard let manifest = record.manifest, state.backends[manifest.plugin]?.isQuarantined != true else { return [] }
+                return manifest.tools.compactMap { tool in
+                    state.toolsByName[manifest.registeredName(of: tool.name)].flatMap { $0.plugin == manifest.plugin ? $0 : nil }
+                }
+            }
+        }
     }
 
-    public func tool(named name: String) -> RegisteredTool? { toolsByName[name] }
+    public func tool(named name: String) -> RegisteredTool? { loaded.withLock { $0.toolsByName[name] } }
 
     public func plugin(named name: String) -> PluginRecord? { plugins.first { $0.manifest?.plugin == name } }
 
@@ -69,20 +109,31 @@ public final class ToolRegistry: @unchecked Sendable {
     }
 
     /// Calls a tool without blocking the caller's task: the (blocking) call runs on a Dispatch
-    /// queue, so a slow tool never holds a thread of Swift's cooperative pool.
+    /// queue, so a slow tool never holds a thread of Swift's cooperative pool. Cancelling the
+    /// task cancels the call (see `ToolCallCancellation`).
     public func call(_ name: String, arguments: GeneratedContent) async throws(ToolCallError) -> GeneratedContent {
-        let outcome = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.result(of: name, arguments: arguments)) }
+        let cancellation = ToolCallCancellation()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: self.result(of: name, arguments: arguments, cancellation: cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
         return try outcome.get()
     }
 
-    /// Calls a tool and returns its outcome as a value.
-    public func result(of name: String, arguments: GeneratedContent) -> Result<GeneratedContent, ToolCallError> {
-        guard let tool = toolsByName[name], let backend = backends[tool.plugin] else {
-            // A tool of a refused plugin is unavailable, with the plugin's reason, rather than unknown.
-            for record in plugins where record.manifest?.tools.contains(where: { $0.name == name }) == true {
-                if case .refused(let reason) = record.status {
+    /// Calls a tool and returns its outcome as a value; `cancellation` may stop it from another thread.
+    public func result(of name: String, arguments: GeneratedContent, cancellation: ToolCallCancellation? = nil) -> Result<GeneratedContent, ToolCallError> {
+        let (tool, backend) = loaded.withLock { state in
+            (state.toolsByName[name], state.toolsByName[name].flatMap { state.backends[$0.plugin] })
+        }
+        guard let tool, let backend else {
+            // A tool refused (alone, or with its plugin) is unavailable, with the reason, rather than unknown.
+            for record in plugins where record.declaredTools.contains(name) {
+                if case .refused(let reason) = record.status(ofTool: name) {
                     return .failure(.unavailable(tool: name, plugin: record.name, reason: "was refused: \(reason)"))
                 }
             }
@@ -90,7 +141,8 @@ public final class ToolRegistry: @unchecked Sendable {
         }
         let violations = tool.manifest.arguments.validate(arguments)
         guard violations.isEmpty else { return .failure(.invalidArguments(tool: name, violations: violations)) }
-        let outcome = backend.call(tool: name, arguments: arguments)
+        if cancellation?.isCancelled == true { return .failure(.cancelled(tool: name)) }
+        let outcome = backend.call(tool: name, arguments: arguments, cancellation: cancellation)
         if case .success(let value) = outcome, let output = tool.manifest.output {
             let violations = output.validate(value)
             if !violations.isEmpty {
@@ -103,97 +155,6 @@ public final class ToolRegistry: @unchecked Sendable {
 
     /// Closes in-process plugins and stops workers.
     public func shutdown() {
-        for backend in backends.values { backend.shutdown() }
+        for backend in loaded.withLock({ Array($0.backends.values) }) { backend.shutdown() }
     }
-}
-
-extension ToolRegistry {
-    /// Loads manifests in file-name order, so which of two clashing plugins wins is predictable.
-    private func loadAll() {
-        let folder = configuration.manifestsFolder
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-            plugins = [PluginRecord(manifestFile: folder, manifest: nil, status: .refused("cannot read the manifests folder \(folder)"))]
-            return
-        }
-        for file in names.filter({ $0.hasSuffix(".json") }).sorted() {
-            let path = (folder as NSString).appendingPathComponent(file)
-            var manifest: Manifest?
-            do {
-                manifest = try readManifest(path)
-                let (backend, tools) = try load(manifest!, manifestPath: path)
-                backends[manifest!.plugin] = backend
-                for tool in tools { toolsByName[tool.name] = tool }
-                plugins.append(PluginRecord(manifestFile: path, manifest: manifest, status: .ok))
-            } catch {
-                plugins.append(PluginRecord(manifestFile: path, manifest: manifest, status: .refused(error.message)))
-            }
-        }
-    }
-
-    private func readManifest(_ path: String) throws(PluginLoadError) -> Manifest {
-        let file = (path as NSString).lastPathComponent
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw PluginLoadError("\(file): cannot read it as UTF-8 text") }
-        do { return try Manifest(jsonText: text) } catch { throw PluginLoadError("\(file): \(error)") }
-    }
-
-    /// Every check that can be made before the library runs, then loading it.
-    private func load(_ manifest: Manifest, manifestPath: String) throws(PluginLoadError) -> (any PluginBackend, [RegisteredTool]) {
-        if let other = plugins.first(where: { $0.status.isOK && $0.manifest?.plugin == manifest.plugin }) {
-            throw PluginLoadError("plugin name '\(manifest.plugin)' is already used by \((other.manifestFile as NSString).lastPathComponent)")
-        }
-        for tool in manifest.tools {
-            if let existing = toolsByName[tool.name] {
-                throw PluginLoadError("tool name '\(tool.name)' is already provided by plugin '\(existing.plugin)'")
-            }
-        }
-        let library = try LibraryFile(path: resolveLibrary(manifest.library), pin: manifest.sha256)
-        try library.verify()
-        var config = manifest.config.objectValue ?? [:]
-        config["$home"] = .string(configuration.home)
-        let backend: any PluginBackend
-        switch manifest.isolation {
-        case .inProcess:
-            backend = try LoadedPlugin(libraryPath: library.path, manifest: manifest, config: .object(config))
-        case .process:
-            let client = WorkerClient(
-                plugin: manifest.plugin, executable: configuration.toolHost, library: library, manifestPath: Configuration.absolute(manifestPath),
-                config: .object(config), timeoutMs: manifest.timeoutMs, crashLimit: configuration.crashLimit)
-            _ = try client.start()
-            backend = client
-        }
-        let tools = manifest.tools.map {
-            RegisteredTool(plugin: manifest.plugin, isolation: manifest.isolation, timeoutMs: manifest.timeoutMs, manifest: $0)
-        }
-        return (backend, tools)
-    }
-
-    /// The library's path inside the plugins folder; a name with a separator, or one whose real
-    /// path (after symbolic links) leaves the folder, is refused.
-    private func resolveLibrary(_ name: String) throws(PluginLoadError) -> String {
-        guard !name.isEmpty, !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else {
-            throw PluginLoadError("library '\(name)' must be a plain file name inside the plugins folder (no path separators)")
-        }
-        let folder = Configuration.absolute(configuration.pluginsFolder)
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw PluginLoadError("library '\(name)' is not in the plugins folder \(folder)")
-        }
-        let realFolder = realPath(folder) ?? folder
-        guard let real = realPath(path), real.hasPrefix(realFolder + "/") else {
-            throw PluginLoadError("library '\(name)' resolves outside the plugins folder \(folder)")
-        }
-        return real
-    }
-
-    private func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-}
-
-extension Error {
-    /// The message of a `PluginLoadError`, or the error's description.
-    fileprivate var message: String { (self as? PluginLoadError)?.message ?? "\(self)" }
 }

@@ -31,22 +31,31 @@ public enum ToolHostServer {
             writeAll(2, usage + "\n")
             return arguments.contains("--help") ? 0 : 2
         }
-        let protocolFD = dup(1)
-        guard protocolFD >= 0, dup2(2, 1) >= 0 else {
+        guard let protocolFD = claimStandardOutput() else {
             writeAll(2, "agent-tool-host: cannot redirect stdout: \(String(cString: strerror(errno)))\n")
             return 1
         }
-        _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
-        var session = Session(loading: options)
-        if case .failure(let error) = session.plugin { writeAll(2, "agent-tool-host: \(error.message)\n") }
+        let source = PluginSource(loading: options)
+        if let reason = source.unavailableReason { writeAll(2, "agent-tool-host: \(reason)\n") }
+        // After loading: confining needs the process to have one thread.
         HostWatch.start()
+        // One call at a time, answered in order: the plugin's calls are serialised anyway, and
+        // this is every isolated call's hot path (no queue hop, no lock).
+        var session = MCPServerSession(source: source)
+        let cancellation = ToolCallCancellation()
         var reader = LineReader(fd: 0)
         while let line = reader.next() {
-            guard var text = session.handle(line) else { continue }
+            var text: String
+            switch session.handle(line) {
+            case .reply(let reply), .initialized(let reply, _): text = reply
+            case .call(let id, let tool, let arguments):
+                text = MCPServerSession.reply(to: id, with: source.call(tool, arguments: arguments, cancellation: cancellation))
+            case .cancel, .none: continue
+            }
             text.append("\n")
             writeAll(protocolFD, text)
         }
-        if case .success(let plugin) = session.plugin { plugin.close() }
+        if case .success(let plugin) = source.plugin { plugin.close() }
         return 0
     }
 
@@ -102,11 +111,10 @@ public enum ToolHostServer {
         }
     }
 
-    /// The protocol state of one worker: the loaded plugin (or why it is not) and its answers.
-    struct Session {
+    /// One plugin, loaded (or why not), as the tools an MCP session serves.
+    struct PluginSource: MCPToolSource {
         let plugin: Result<LoadedPlugin, PluginLoadError>
         let argumentsValidated: Bool
-        private var schemas: [String: GenerationSchema] = [:]
 
         init(loading options: Options) {
             argumentsValidated = options.argumentsValidated
@@ -132,87 +140,58 @@ public enum ToolHostServer {
             }
         }
 
-        /// Answers one request line with one reply line (without its newline); `nil` for notifications.
-        mutating func handle(_ line: [UInt8]) -> String? {
-            let message: GeneratedContent
-            do { message = try GeneratedContent(json: line) } catch {
-                return JSONRPC.error(id: .null, code: JSONRPC.parseError, message: "parse error: \(error)").jsonString
-            }
-            guard case .string(let method) = message["method"] ?? .null else {
-                return JSONRPC.error(id: message["id"] ?? .null, code: JSONRPC.invalidRequest, message: "missing method").jsonString
-            }
-            guard let id = message["id"] else { return nil }
-            let params = message["params"] ?? [:]
-            switch method {
-            case "initialize": return initialize(id: id, params: params).jsonString
-            case "ping": return JSONRPC.result(id: id, [:]).jsonString
-            case "tools/list": return listTools(id: id).jsonString
-            case "tools/call": return callTool(id: id, params: params)
-            default: return JSONRPC.error(id: id, code: JSONRPC.methodNotFound, message: "unknown method '\(method)'").jsonString
-            }
+        var serverInfo: GeneratedContent {
+            guard case .success(let plugin) = plugin else { return ["name": "agent-tool-host", "version": "1"] }
+            return ["name": .string(plugin.manifest.plugin), "version": .string(plugin.manifest.version)]
         }
 
-        private func initialize(id: GeneratedContent, params: GeneratedContent) -> GeneratedContent {
-            let plugin: LoadedPlugin
-            switch self.plugin {
-            case .failure(let error): return JSONRPC.error(id: id, code: JSONRPC.pluginUnavailable, message: error.message)
-            case .success(let loaded): plugin = loaded
-            }
+        var toolsCanChange: Bool { false }
+
+        var initializeExtras: JSONObject {
+            guard case .success(let plugin) = plugin else { return [:] }
             let embedded = plugin.descriptor?.embeddedManifest.flatMap { try? GeneratedContent(json: $0) } ?? .null
-            return JSONRPC.result(id: id, [
-                "protocolVersion": .string(JSONRPC.negotiatedVersion(params["protocolVersion"]?.stringValue)),
-                "capabilities": ["tools": ["listChanged": false]],
-                "serverInfo": ["name": .string(plugin.manifest.plugin), "version": .string(plugin.manifest.version)],
+            return [
                 "trailhead": [
                     "plugin": .string(plugin.manifest.plugin),
                     "abiVersion": plugin.descriptor.map { .number(Double($0.abiVersion)) } ?? .null,
                     "embeddedManifest": embedded,
-                ],
-            ])
+                ]
+            ]
         }
 
-        private func listTools(id: GeneratedContent) -> GeneratedContent {
-            guard case .success(let plugin) = self.plugin else { return unavailable(id) }
-            let tools: [GeneratedContent] = plugin.manifest.tools.map { tool in
-                var entry: JSONObject = ["name": .string(tool.name), "description": .string(tool.description), "inputSchema": tool.arguments.json]
-                if let output = tool.output { entry["outputSchema"] = output.json }
-                var hints: JSONObject = [:]
-                for (key, value) in tool.annotations.objectValue ?? [:] {
-                    // MCP spells them readOnlyHint, destructiveHint, idempotentHint, openWorldHint.
-                    hints[["readOnly", "destructive", "idempotent", "openWorld"].contains(key) ? key + "Hint" : key] = value
-                }
-                entry["annotations"] = .object(hints)
-                return .object(entry)
-            }
-            return JSONRPC.result(id: id, ["tools": .array(tools)])
+        var unavailableReason: String? {
+            if case .failure(let error) = plugin { error.message } else { nil }
         }
 
-        private mutating func callTool(id: GeneratedContent, params: GeneratedContent) -> String {
-            guard case .success(let plugin) = self.plugin else { return unavailable(id).jsonString }
-            guard case .string(let name) = params["name"] ?? .null else {
-                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "tools/call needs params.name").jsonString
-            }
-            guard let tool = plugin.tool(named: name) else {
-                return JSONRPC.error(id: id, code: JSONRPC.invalidParams, message: "unknown tool '\(name)'").jsonString
-            }
-            let arguments = params["arguments"] ?? [:]
+        func listedTools() -> [(name: String, tool: ToolManifest)] {
+            guard case .success(let plugin) = plugin else { return [] }
+            return plugin.manifest.tools.map { ($0.name, $0) }
+        }
+
+        func serves(_ name: String) -> Bool {
+            guard case .success(let plugin) = plugin else { return false }
+            return plugin.tool(named: name) != nil
+        }
+
+        func call(_ name: String, arguments: GeneratedContent, cancellation: ToolCallCancellation) -> Result<LoadedPlugin.TextResult, ToolCallError> {
+            guard case .success(let plugin) = plugin, let tool = plugin.tool(named: name) else { return .failure(.unknownTool(name)) }
             if !argumentsValidated {
                 let violations = tool.arguments.validate(arguments)
-                if !violations.isEmpty {
-                    return JSONRPC.result(id: id, JSONRPC.toolError(.invalidArguments(tool: name, violations: violations))).jsonString
-                }
+                if !violations.isEmpty { return .failure(.invalidArguments(tool: name, violations: violations)) }
             }
-            switch plugin.callReturningText(tool: name, arguments: arguments) {
-            case .success(let result): return JSONRPC.toolResultLine(id: id, result.value, text: result.text)
-            case .failure(let error): return JSONRPC.result(id: id, JSONRPC.toolError(error)).jsonString
-            }
-        }
-
-        private func unavailable(_ id: GeneratedContent) -> GeneratedContent {
-            let message = if case .failure(let error) = plugin { error.message } else { "unavailable" }
-            return JSONRPC.error(id: id, code: JSONRPC.pluginUnavailable, message: message)
+            return plugin.callReturningText(tool: name, arguments: arguments)
         }
     }
+}
+
+/// Moves the real stdout to a private descriptor (returned, close-on-exec) and points fd 1 at
+/// stderr, so whatever a plugin prints lands on stderr and cannot corrupt a protocol on stdout.
+/// `nil` when the descriptors cannot be duplicated.
+func claimStandardOutput() -> Int32? {
+    let protocolFD = dup(1)
+    guard protocolFD >= 0, dup2(2, 1) >= 0 else { return nil }
+    _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
+    return protocolFD
 }
 
 /// Writes all of `text` to `fd`, retrying short writes.

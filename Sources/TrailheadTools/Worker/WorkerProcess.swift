@@ -1,13 +1,13 @@
 import Foundation
 import TrailheadSupport
 
-/// One running `agent-tool-host` process and its three pipes.
+/// One running worker process (`agent-tool-host`, or an MCP stdio server) and its three pipes.
 ///
-/// Started with `posix_spawn` (Foundation's `Process` costs milliseconds to wait for), read with
-/// `poll` so every read has a deadline, and reaped with `waitpid`. The worker's stderr is drained
-/// while waiting for replies and its tail kept for crash reports. Not thread-safe: the owning
+/// Started through the one process runner (`ChildProcess`), read with `poll` so every read has a
+/// deadline, and reaped with `waitpid`. The worker's stderr is drained while waiting for replies
+/// and its tail kept for crash reports. Not thread-safe except `kill()`: the owning
 /// `WorkerClient` serialises use.
-final class WorkerProcess {
+final class WorkerProcess: WorkerChannel {
     let pid: pid_t
     /// Owns the pipes: they close when the worker process object goes away.
     private let child: ChildProcess
@@ -18,29 +18,31 @@ final class WorkerProcess {
     private(set) var stderrTail = BoundedTail(capacity: 64 * 1024)
     private var reaped = false
 
-    enum ReadOutcome {
-        case line([UInt8])
-        case endOfFile
-        case timedOut
-        case tooLong(Int)
-    }
+    typealias ReadOutcome = WorkerReadOutcome
 
-    /// Spawns `executable` with `arguments` through the one process runner (close-on-exec
-    /// pipes, no other descriptor inherited, signals at their defaults). The child gets the
-    /// current environment plus `SWIFT_BACKTRACE=enable=no` (a crashing plugin should not spend a
-    /// second printing a backtrace), and a process group of its own: a Ctrl-C in the terminal
-    /// reaches the agent alone, which cancels its work first and then stops its workers
-    /// (`ChildProcess.interruptAll`), so a plan knows it was interrupted before a call fails.
-    /// A worker whose host is gone exits by itself (`HostWatch`).
-    /// `descriptors` are handed over as 3, 4, … (the config, which may be too large for argv).
-    init(executable: String, arguments: [String], descriptors: [Int32] = []) throws(PluginLoadError) {
+    /// Spawns `executable` with `arguments` through the one process runner (close-on-exec pipes,
+    /// no other descriptor inherited, signals at their defaults). The child gets the current
+    /// environment plus `environment` and `SWIFT_BACKTRACE=enable=no` (a crashing plugin should
+    /// not spend a second printing a backtrace); an `executable` without a `/` is looked up in
+    /// `PATH` (an MCP server's `python3`); `directory` is its working directory; `descriptors` are
+    /// handed over as 3, 4, … (a plugin's config, which may be too large for the command line).
+    ///
+    /// Each worker leads a process group of its own: a Ctrl-C in the terminal reaches the agent
+    /// alone, which cancels its work first and then stops its workers (`ChildProcess.interruptAll`),
+    /// so a plan knows it was interrupted before a call fails. A worker whose host is gone exits
+    /// by itself (`HostWatch`).
+    init(
+        executable: String, arguments: [String], environment extra: [String: String] = [:], directory: String? = nil,
+        descriptors: [Int32] = []
+    ) throws(PluginLoadError) {
+        var changes: [String: String?] = extra
+        changes["SWIFT_BACKTRACE"] = "enable=no"
         do {
             child = try ChildProcess(
                 executable, arguments,
                 options: .init(
-                    environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]),
-                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe, grouping: .newGroup, interruptible: true,
-                    descriptors: descriptors))
+                    environment: ChildProcess.Options.environment(adding: changes), directory: directory, standardInput: .pipe,
+                    standardOutput: .pipe, standardError: .pipe, grouping: .newGroup, interruptible: true, descriptors: descriptors))
         } catch {
             throw PluginLoadError(error.description)
         }
@@ -55,7 +57,7 @@ final class WorkerProcess {
     deinit {
         closeInput()
         if !reaped {
-            child.signal(SIGKILL, group: true)
+            kill()
             _ = ChildProcess.wait(for: pid)
         }
     }
@@ -101,6 +103,8 @@ final class WorkerProcess {
         }
     }
 
+    func stderrExcerpt(last bytes: Int) -> String { stderrTail.text(last: bytes) }
+
     /// Moves whatever the worker wrote to stderr into the bounded tail.
     func drainStderr() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -114,10 +118,10 @@ final class WorkerProcess {
     }
 
     /// Kills the worker, and whatever its plugin started, with SIGKILL (it may be stuck in a
-    /// plugin that ignores everything else). Never after `reap`: the pid may belong to another
-    /// process by then.
+    /// plugin that ignores everything else). Safe from any thread (a cancelled call kills its
+    /// worker from the canceller's thread): the runner signals it only while it is not reaped,
+    /// so never a process that took its pid afterwards.
     func kill() {
-        guard !reaped else { return }
         child.signal(SIGKILL, group: true)
     }
 
@@ -128,11 +132,11 @@ final class WorkerProcess {
         child.closeStandardInput()
     }
 
-    /// Waits for the worker to end and says how it ended ("was killed by signal 11 (SIGSEGV, segmentation fault)").
-    /// With `graceSeconds`, a worker still running after that long is killed (a plugin's `close`
-    /// must not hold up the host's shutdown forever).
+    /// Waits for the worker to end and says how it ended ("was killed by signal 11 (SIGSEGV,
+    /// segmentation fault)"). With `graceSeconds`, a worker still running after that long is
+    /// killed (a plugin's `close` must not hold up the host's shutdown forever).
     @discardableResult
-    func reap(graceSeconds: Double? = nil) -> String {
+    func reap(graceSeconds: Double?) -> String {
         guard !reaped else { return "already reaped" }
         var ended: ProcessTermination?
         if let graceSeconds {
@@ -141,7 +145,7 @@ final class WorkerProcess {
                 ended = ChildProcess.termination(of: pid)
                 if ended != nil { break }
                 if monotonicSeconds() > deadline {
-                    child.signal(SIGKILL, group: true)
+                    kill()
                     break
                 }
                 usleep(1000)

@@ -6,15 +6,15 @@
 ///     ▲      (spawn first)      │  ▲                                   │
 ///     │                         │  └────────── callRequested ──────────┘
 ///     │   died / garbage /      │
-///     └──── timedOut ───────────┤  (the worker is reaped; the next call spawns a new one)
+///     └─ timedOut / cancelled ──┤  (the worker is reaped; the next call spawns a new one)
 ///                               │
 ///   quarantined ◀── died or garbage for the `crashLimit`-th time in a row
 ///        │
 ///        └── libraryChanged ──▶ stopped (crash count reset)
 /// ```
 ///
-/// Only crashes and protocol garbage count towards quarantine: a timeout may be a slow input,
-/// and a tool error is the plugin working as designed. Any good reply resets the count.
+/// Only crashes and protocol garbage count towards quarantine: a timeout may be a slow input, a
+/// cancellation is the caller's choice, and a tool error is the plugin working as designed. Any good reply resets the count.
 /// Calls are serialised by the owner, so `calling` never sees a second `callRequested`.
 struct WorkerStateMachine: Sendable {
     private enum State: Sendable, Equatable {
@@ -93,6 +93,14 @@ struct WorkerStateMachine: Sendable {
     /// The call ran past its deadline.
     mutating func timedOut() -> EndAction {
         precondition(isCalling, "a timeout without a call")
+        state = .stopped
+        return .discard(kill: true, quarantine: false)
+    }
+
+    /// The caller cancelled the call; the worker was stopped mid-call (it cannot be trusted to
+    /// finish and answer in step), so it is reaped without counting as a crash.
+    mutating func cancelled() -> EndAction {
+        precondition(isCalling, "a cancellation without a call")
         state = .stopped
         return .discard(kill: true, quarantine: false)
     }

@@ -1,17 +1,14 @@
 import TrailheadSchema
 
-/// JSON-RPC 2.0 messages in the Model Context Protocol's shape, one per line.
+/// JSON-RPC 2.0 messages in the Model Context Protocol's shape, one per line: the one
+/// protocol layer of the tool workers, `agent mcp serve` and Trailhead's MCP client.
 enum JSONRPC {
-    /// The MCP revision the worker speaks when the client names none.
-    static let protocolVersion = "2025-06-18"
-    /// Revisions whose `initialize`/`tools/*` subset the worker implements.
-    static let supportedVersions: Set<String> = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
-
-    /// The client's revision when the worker speaks it, else the worker's own (MCP's negotiation rule).
-    static func negotiatedVersion(_ requested: String?) -> String {
-        if let requested, supportedVersions.contains(requested) { return requested }
-        return protocolVersion
-    }
+    /// The MCP revision Trailhead speaks first (as a client, and as a server's newest).
+    static let protocolVersion = "2025-11-25"
+    /// Revisions whose `initialize`, `ping`, `tools/*` and cancellation Trailhead implements,
+    /// oldest first. (The differences that matter here: `structuredContent`/`outputSchema` came
+    /// in 2025-06-18, and clients of older revisions ignore them.)
+    static let supportedVersions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
     /// The `_meta` key under which the worker tells its Trailhead client what kind of tool error it was.
     static let errorKindKey = "trailhead/errorKind"
 
@@ -19,15 +16,30 @@ enum JSONRPC {
     static let invalidRequest = -32600
     static let methodNotFound = -32601
     static let invalidParams = -32602
+    static let internalError = -32603
     /// The plugin could not be loaded (`initialize` and `tools/*` answer with this).
     static let pluginUnavailable = -32001
+
+    /// The error MCP's lifecycle defines for an `initialize` naming a revision the server does
+    /// not speak: -32602 with the supported revisions and the requested one in `data`.
+    static func unsupportedVersion(id: GeneratedContent, requested: GeneratedContent) -> GeneratedContent {
+        [
+            "jsonrpc": "2.0", "id": id,
+            "error": [
+                "code": .number(Double(invalidParams)), "message": "Unsupported protocol version",
+                "data": ["supported": .array(supportedVersions.map { .string($0) }), "requested": requested],
+            ],
+        ]
+    }
 
     static func request(id: Int, method: String, params: GeneratedContent) -> GeneratedContent {
         ["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": params]
     }
 
-    static func notification(method: String) -> GeneratedContent {
-        ["jsonrpc": "2.0", "method": .string(method)]
+    static func notification(method: String, params: GeneratedContent? = nil) -> GeneratedContent {
+        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
+        if let params { message["params"] = params }
+        return .object(message)
     }
 
     static func result(id: GeneratedContent, _ result: GeneratedContent) -> GeneratedContent {
@@ -82,7 +94,7 @@ enum JSONRPC {
             case .failed(_, let message): ("failed", message)
             case .invalidResult(_, let message): ("invalidResult", message)
             case .invalidArguments: ("invalidArguments", error.description)
-            default: ("failed", error.description)
+            case .unknownTool, .unavailable, .crashed, .timedOut, .cancelled: ("failed", error.description)
             }
         return [
             "content": [["type": "text", "text": .string(message)]],

@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain TCP for HTTP/1.1 over POSIX sockets, blocking in `poll` with deadlines (no CPU while
+/// waiting, unlike URLSession here): connecting, listening on 127.0.0.1, sending.
+public enum HTTPSocket {
+    /// Connects to `host:port`; the error names the address and the cause.
+    public static func connect(host: String, port: Int) throws(HTTPError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
+            throw HTTPError(.refused, "cannot resolve \(host)")
+        }
+        defer { freeaddrinfo(result) }
+        var lastError = ECONNREFUSED
+        var info: UnsafeMutablePointer<addrinfo>? = first
+        while let candidate = info {
+            let fd = socket(candidate.pointee.ai_family, candidate.pointee.ai_socktype, candidate.pointee.ai_protocol)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                if Glibc.connect(fd, candidate.pointee.ai_addr, candidate.pointee.ai_addrlen) == 0 {
+                    var one: Int32 = 1
+                    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                    return fd
+                }
+                lastError = errno
+                close(fd)
+            }
+            info = candidate.pointee.ai_next
+        }
+        throw HTTPError(.refused, "\(host):\(port): \(String(cString: strerror(lastError)))")
+    }
+
+    /// Listens on 127.0.0.1:`port` (0 picks a free port); returns the socket and the port bound.
+    /// Loopback only: a tool server is never reachable from another machine.
+    public static func listen(port: Int) throws(HTTPError) -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HTTPError(.failed, "socket: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw HTTPError(.failed, "cannot listen on 127.0.0.1:\(port): \(message)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Accepts one connection; `nil` when the listening socket was closed or shut down.
+    public static func accept(_ listener: Int32) -> Int32? {
+        while true {
+            let fd = Glibc.accept(listener, nil, nil)
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                var one: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return fd
+            }
+            if errno == EINTR || errno == ECONNABORTED { continue }
+            return nil
+        }
+    }
+
+    /// Sends all of `bytes` (without SIGPIPE: a peer that went away is an error, not a signal).
+    public static func send(_ fd: Int32, _ bytes: [UInt8]) throws(HTTPError) {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw HTTPError(.closed, "sending: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+    }
+}
+
+/// Why an HTTP exchange failed.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case refused, timedOut, closed, malformed, failed }
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+import TrailheadSupport
+
+/// A small HTTP/1.1 server on 127.0.0.1 for `agent mcp serve --http`: one thread per
+/// connection, keep-alive, bodies by Content-Length (or chunked), and responses that are either
+/// whole or a server-sent-event stream held open until either side closes it.
+final class LoopbackHTTPServer: Sendable {
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        var head: HTTPHead
+        var body: [UInt8]
+
+        subscript(header name: String) -> String? { head[header: name] }
+    }
+
+    struct Response: Sendable {
+        var status: Int
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+
+        static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Response {
+            Response(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(text.utf8))
+        }
+    }
+
+    /// What to do with a request.
+    enum Outcome: Sendable {
+        case respond(Response)
+        /// Start an event stream with these headers; `opened` gets it, and it lasts until closed.
+        case stream(headers: [String: String], opened: @Sendable (EventStream) -> Void)
+    }
+
+    /// One open `text/event-stream` response.
+    final class EventStream: Sendable {
+        private let fd: Int32
+        private let open = Mutex(true)
+
+        init(fd: Int32) { self.fd = fd }
+
+        /// Sends one event carrying `data` (one line of JSON); false once the stream is closed.
+        @discardableResult
+        func send(_ data: String) -> Bool {
+            open.withLock { isOpen in
+                guard isOpen else { return false }
+                do { try HTTPSocket.send(fd, Array("event: message\ndata: \(data)\n\n".utf8)) } catch {
+                    isOpen = false
+                    return false
+                }
+                return true
+            }
+        }
+
+        /// Ends the stream (the connection closes).
+        func close() {
+            open.withLock { isOpen in
+                if isOpen { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+                isOpen = false
+            }
+        }
+
+        var isOpen: Bool { open.withLock { $0 } }
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Outcome
+    private let connections = Mutex<Set<Int32>>([])
+    private let stopped = Mutex(false)
+    /// Bodies larger than this are refused: one JSON-RPC message never comes close.
+    static let maximumBodyBytes = 16 << 20
+    /// A connection idle this long is closed.
+    static let idleSeconds = 300.0
+
+    /// Listens on 127.0.0.1:`port` (0 picks a free one; `self.port` says which).
+    init(port: Int, handler: @escaping @Sendable (Request) -> Outcome) throws(HTTPError) {
+        (listener, self.port) = try HTTPSocket.listen(port: port)
+        self.handler = handler
+    }
+
+    /// Accepts connections until `stop()`.
+    func run() {
+        while let fd = HTTPSocket.accept(listener) {
+            let admitted = stopped.withLock { stopped in
+                if !stopped { connections.withLock { _ = $0.insert(fd) } }
+                return !stopped
+            }
+            guard admitted else {
+                close(fd)
+                break
+            }
+            let thread = Thread { [self] in
+                serve(fd)
+                connections.withLock { _ = $0.remove(fd) }
+                close(fd)
+            }
+            thread.start()
+        }
+    }
+
+    /// Stops accepting and cuts every open connection.
+    func stop() {
+        stopped.withLock { $0 = true }
+        _ = shutdown(listener, Int32(SHUT_RDWR))
+        for fd in connections.withLock({ $0 }) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private func serve(_ fd: Int32) {
+        var reader = HTTPReader(fd: fd)
+        while true {
+            let request: Request
+            do {
+                guard let head = try reader.head(deadline: monotonicSeconds() + Self.idleSeconds), head.startLine.count == 3 else { return }
+                let body = try reader.body(head.bodyFraming(isResponse: false), deadline: monotonicSeconds() + 60, maximumBytes: Self.maximumBodyBytes)
+                request = Request(method: head.startLine[0], path: head.startLine[1], head: head, body: body)
+            } catch {
+                if error.kind == .malformed { try? HTTPSocket.send(fd, Self.serialize(.json(400, #"{"error":"\#(error.message)"}"#), close: true)) }
+                return
+            }
+            let closeAfter = request[header: "connection"]?.lowercased() == "close"
+            switch handler(request) {
+            case .respond(let response):
+                do { try HTTPSocket.send(fd, Self.serialize(response, close: closeAfter)) } catch { return }
+                if closeAfter { return }
+            case .stream(let headers, let opened):
+                var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n"
+                for (name, value) in headers { head += "\(name): \(value)\r\n" }
+                guard (try? HTTPSocket.send(fd, Array((head + "\r\n").utf8))) != nil else { return }
+                let stream = EventStream(fd: fd)
+                opened(stream)
+                // Held open until the client goes away or the stream is closed (shutdown wakes this poll).
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var scratch = [UInt8](repeating: 0, count: 4096)
+                while stream.isOpen {
+                    let ready = poll(&pfd, 1, 1000)
+                    if ready < 0 && errno != EINTR { break }
+                    if ready > 0, recv(fd, &scratch, scratch.count, 0) <= 0 { break }
+                }
+                stream.close()
+                return
+            }
+        }
+    }
+
+    static func serialize(_ response: Response, close: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\nContent-Length: \(response.body.count)\r\n"
+        if close { head += "Connection: close\r\n" }
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + response.body
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 202: "Accepted"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 415: "Unsupported Media Type"
+        default: "Status"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TrailheadSchema
+
+/// `agent plan` with a tool from an MCP server, next to the bundled plugins, on the scripted
+/// model: the server's tool is offered, called and recorded like any other, and a server that
+/// crashes mid-plan is a tool error the plan goes on from.
+@Suite struct MCPPlanTests {
+    /// The poi plugin (over an index of the fixture landmarks), the calendar (the sample
+    /// calendar), the trail-conditions MCP server and the crashing one.
+    private func installation() throws -> TestInstallation {
+        let installation = try TestInstallation()
+        for library in ["libPoiTool.so", "libCalendarTool.so"] {
+            try installation.install(product: library)
+            let registered = try AgentExecutable.run(["tools", "register", installation.plugins + "/" + library, "--plugins", installation.plugins, "--manifests", installation.manifests])
+            #expect(registered.status == 0, "\(registered.stderr)")
+        }
+        let index = installation.root + "/poi.sqlite"
+        let built = try AgentExecutable.run(["geodata", "build", "--out", index, "--landmarks", Repository.root + "/Tests/Fixtures/landmarks"])
+        #expect(built.status == 0, "\(built.stderr)")
+        try configure(installation, "poi.json", ["index": .string(index)], reading: index)
+        let calendar = Repository.root + "/Data/sample/calendar.ics"
+        try configure(installation, "calendar.json", ["calendar": .string(calendar)], reading: calendar)
+        try installation.registerMCP(.stdio(command: try MCPFixtures.command("trail_server.py"), environment: [:], directory: nil))
+        try installation.registerMCP(.stdio(command: try MCPFixtures.command("crashing_server.py"), environment: [:], directory: nil))
+        return installation
+    }
+
+    /// Points a plugin's config at `file`, and grants it (isolated plugins read only what they are granted).
+    private func configure(_ installation: TestInstallation, _ file: String, _ config: GeneratedContent, reading path: String) throws {
+        let text = try String(contentsOfFile: installation.manifests + "/" + file, encoding: .utf8)
+        try installation.writeManifest(
+            file, try GeneratedContent(json: text).setting("config", config).setting("permissions", ["read": [.string(path)], "network": false]))
+    }
+
+    @Test func aPlanCallsAnMCPServersToolAndGoesOnAfterAnotherServerCrashes() throws {
+        let installation = try installation()
+        // The calendar and the places around the landmark are fetched before the first turn (the
+        // request fixes their arguments); the model calls the servers' tools, then answers.
+        let outputs = [
+            #"{"tool":"explode","arguments":{}}"#,
+            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
+            #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#,
+        ]
+        let script = installation.root + "/script.jsonl"
+        try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let transcript = installation.root + "/run.jsonl"
+
+        let plan = try AgentExecutable.run(
+            ["plan", "Joshua Tree National Park", "--days", "2", "--tools", "poi,calendar,trail-conditions,crashing",
+             "--from", "2026-12-01", "--to", "2026-12-31", "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json",
+             "--plugins", installation.plugins, "--manifests", installation.manifests],
+            environment: ["TRAILHEAD_HOME": installation.root])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let itinerary = try GeneratedContent(json: plan.stdout)
+        // The first two consecutive free days of the sample calendar in December 2026.
+        #expect(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == ["2026-12-12", "2026-12-13"])
+
+        let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
+        // The model was offered the servers' tools beside the plugins'…
+        let offered = entries.first { $0["kind"] == "instructions" }?["tools"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(Set(["calendarFreeDays", "findPointsOfInterest", "trailConditions", "explode", "pid"]).isSubset(of: Set(offered)), "\(offered)")
+        // …the crash became a tool error in the transcript…
+        let outputsByTool = Dictionary(grouping: entries.filter { $0["kind"] == "toolOutput" }) { $0["tool"]?.stringValue ?? "" }
+        let crash = try #require(outputsByTool["explode"]?.first)
+        #expect(crash["error"]?.stringValue?.contains("crashed (plugin 'crashing')") == true, "\(crash)")
+        // …and the server's answer was recorded like any tool's.
+        #expect(outputsByTool["trailConditions"]?.first?["result"]?["surface"] == "dry", "the fixture server answers dry for 12 December")
+    }
+}

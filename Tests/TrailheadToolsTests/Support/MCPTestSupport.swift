@@ -1,0 +1,115 @@
+import Foundation
+import TrailheadSchema
+import TrailheadSupport
+import TrailheadTools
+
+/// The built `agent` executable, run the way a user runs it.
+enum AgentExecutable {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `agent arguments…` to its end with `input` on stdin.
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Outcome {
+        var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": "1"]
+        for (name, value) in environment { changes[name] = value }
+        let completed = try ChildProcess.run(
+            try BuildProducts.path("agent"), arguments, input: Array(input.utf8),
+            options: .init(environment: ChildProcess.Options.environment(adding: changes)))
+        return Outcome(status: completed.status, stdout: completed.stdout, stderr: completed.stderr)
+    }
+}
+
+/// The project's Python (with the official MCP SDK) and the MCP fixtures in `Tests/Fixtures/mcp`.
+enum MCPFixtures {
+    static var python: String {
+        get throws {
+            let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? NSHomeDirectory() + "/.cache/trailhead"
+            let python = cache + "/venv/bin/python"
+            guard FileManager.default.isExecutableFile(atPath: python) else {
+                throw TestSetupError("no Python venv at \(python): run `make setup` (Scripts/setup-python.sh installs the mcp SDK)")
+            }
+            return python
+        }
+    }
+
+    /// `Tests/Fixtures/mcp/<name>`.
+    static func path(_ name: String) -> String { Repository.root + "/Tests/Fixtures/mcp/" + name }
+
+    /// The stdio command of a fixture server.
+    static func command(_ server: String) throws -> [String] { [try python, path(server)] }
+
+    /// Runs `sdk_client.py` (the official SDK's client) with `arguments`; returns its JSON report.
+    static func sdkClient(_ arguments: [String]) throws -> GeneratedContent {
+        let output = try run(try python, [path("sdk_client.py")] + arguments)
+        return try GeneratedContent(json: output.split(separator: "\n").last.map(String.init) ?? "")
+    }
+
+    /// A port free on 127.0.0.1 now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestSetupError("cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A process started for a test and killed when the test is done; its stderr goes to a file.
+final class BackgroundProcess: @unchecked Sendable {
+    let process: ChildProcess
+    private let stderrPath = NSTemporaryDirectory() + "trailhead-background-\(UUID().uuidString).stderr"
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        for (name, value) in environment { changes[name] = value }
+        process = try ChildProcess(
+            executable, arguments,
+            options: .init(environment: ChildProcess.Options.environment(adding: changes), standardError: .file(stderrPath, append: false)))
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: stderrPath)
+    }
+
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits (up to 60 s) until stderr contains `text`; returns stderr.
+    @discardableResult
+    func waitForStderr(containing text: String) throws -> String {
+        for _ in 0..<600 {
+            if stderr.contains(text) { return stderr }
+            guard process.isRunning else { break }
+            usleep(100_000)
+        }
+        throw TestSetupError("the process never printed '\(text)'; stderr: \(stderr)")
+    }
+
+    /// SIGTERM, then SIGKILL after 5 s (uvicorn waits for its sessions to end on SIGTERM).
+    func stop() {
+        guard process.isRunning else { return }
+        process.signal(SIGTERM)
+        for _ in 0..<50 where process.isRunning { usleep(100_000) }
+        if process.isRunning { process.signal(SIGKILL) }
+        _ = process.wait()
+    }
+}
+
+extension TestInstallation {
+    /// Registers an MCP server (its stdio command, or its URL) the way `agent tools register --mcp` does.
+    @discardableResult
+    func registerMCP(_ server: MCPServerSpec.Transport, plugin: String? = nil, prefix: String? = nil, timeoutMs: Int = 10_000) throws -> Manifest {
+        let manifest = try MCPServerRegistration.manifest(for: MCPServerSpec(transport: server, toolPrefix: prefix), plugin: plugin, timeoutMs: timeoutMs)
+        try writeManifest("\(manifest.plugin).json", manifest.json)
+        return manifest
+    }
+}

@@ -71,9 +71,12 @@ run: build
 	@$(MAKE) --no-print-directory model geodata CONFIG=release
 	@$(BIN)/agent plan "Joshua Tree National Park" --days 3 --tools poi,calendar,contacts
 
-# Agents in a package of their own, depending on this checkout by path (run by the tests).
+# Agents in a package of their own, depending on this checkout by path (run by the tests). SwiftPM
+# can link an example against stale objects after Trailhead's API changed ("undefined reference"),
+# so a failed build is retried once from a clean Examples/.build.
 examples:
-	@$(BUILD_PROGRESS) Scripts/step.sh "swift build (Examples, a package that depends on Trailhead)" $(SWIFT) build --package-path Examples
+	@$(BUILD_PROGRESS) Scripts/step.sh "swift build (Examples, a package that depends on Trailhead)" \
+	  sh -c '$(SWIFT) build --package-path Examples || { echo "retrying from a clean Examples/.build"; rm -rf Examples/.build; $(SWIFT) build --package-path Examples; }'
 
 test: build-tests
 	@$(MAKE) --no-print-directory examples test-model test-data geodata CONFIG=debug

@@ -3,10 +3,12 @@
 # the managed local model) and by a peer (the OpenAI Agents SDK on the same model and llama-server
 # binary, Trailhead's plugins as its tools over MCP), alternating round by round so the machine's
 # drift hits both alike, then both judged by the same checks and printed side by side.
-#   plans.sh AGENT [ROUNDS]     (default 5 rounds)
+#   plans.sh AGENT [ROUNDS [PEER_ROUNDS]]     (default 5 rounds; the peer in the first PEER_ROUNDS
+#   of them, all by default: it takes about three times as long)
 source "$(dirname "$0")/../common.sh"
 AGENT="$1"
 ROUNDS="${2:-5}"
+PEER_ROUNDS="${3:-$ROUNDS}"
 TRIPS="$SCRIPTS/bench/trips.jsonl"
 out="$TRAILHEAD_CACHE/bench/plans-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out/transcripts"
@@ -17,6 +19,7 @@ echo "results in $out" >&2
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS: Trailhead" >&2
   "$AGENT" eval "$TRIPS" --json --transcripts "$out/transcripts/round-$round" > "$out/trailhead-$round.json" || true
+  [ "$round" -le "$PEER_ROUNDS" ] || continue
   echo "round $round of $ROUNDS: the OpenAI Agents SDK" >&2
   "$PY" "$SCRIPTS/bench/agents_sdk_peer.py" "$TRIPS" --agent "$AGENT" --server "$server" --model "$model" >> "$out/peer.jsonl" || true
 done

@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
-        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema"]),
+        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),

@@ -47,19 +47,3 @@ func cpuMedian(_ runs: Int, warmUp: Bool = false, _ body: () throws -> Void) thr
     }
     return percentile(samples, 0.5)
 }
-
-/// A small, fast, reproducible generator (SplitMix64): the same documents and places in every run.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A number in `0..<bound`.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import TrailheadSupport
 
 /// `trailhead-bench geo-index`: the geodata index at scale, with synthetic places.
 ///
@@ -50,7 +51,7 @@ struct GeoIndexBench: Benchmark {
         for kind in queries {
             for order in kind.orders {
                 let repetitions = order == .textFirst && kind.commonWords ? slowRepetitions : repetitions
-                var generator = SplitMix64(seed: 99)
+                var generator = SeededRandom(seed: 99)
                 var wall: [Double] = [], cpu: [Double] = [], total = 0
                 var chosen: [JoinOrder: Int] = [:]
                 for _ in 0..<repetitions {
@@ -81,7 +82,7 @@ struct GeoIndexBench: Benchmark {
         var orders: [JoinOrder] = [.automatic]
         var commonWords = false
         /// A query from the generator, for an index of this many places.
-        var make: (inout SplitMix64, Int) -> NearbyQuery
+        var make: (inout SeededRandom, Int) -> NearbyQuery
     }
 
     /// Every query has limit 10. Common words: 3 of the 50 that every place draws 4 of (each
@@ -133,7 +134,7 @@ struct GeoIndexBench: Benchmark {
     }
 
     private func syntheticPlace(_ number: Int) -> Place {
-        var generator = SplitMix64(seed: 0x5EED &+ UInt64(number) &* 0x9E37_79B9)
+        var generator = SeededRandom(seed: 0x5EED &+ UInt64(number) &* 0x9E37_79B9)
         let coordinate = randomCoordinate(&generator)
         let category = PoiCategory.allCases[Int(generator.next() % UInt64(PoiCategory.allCases.count))]
         let words = (0..<4).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
@@ -170,7 +171,7 @@ private func rareWord(_ number: Int) -> String {
 }
 
 /// Points spread over the inhabited latitudes, uniformly by area.
-private func randomCoordinate(_ generator: inout SplitMix64) -> Coordinate {
+private func randomCoordinate(_ generator: inout SeededRandom) -> Coordinate {
     let south = sin(-56.0 * .pi / 180), north = sin(70.0 * .pi / 180)
     let latitude = asin(south + (north - south) * generator.unit()) * 180 / .pi
     return Coordinate(latitude: latitude, longitude: -180 + 360 * generator.unit())

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// `trailhead-bench json`: is the strict JSON parser linear in its input, and how does it compare
 /// with Foundation's `JSONSerialization` on the same bytes?
@@ -96,7 +97,7 @@ private enum Shape: String, CaseIterable {
     var fileTag: String { self == .records ? "records" : "wide" }
 
     func document(bytes target: Int) -> String {
-        var random = SplitMix64(seed: 13)
+        var random = SeededRandom(seed: 13)
         let tags = ["hike", "view", "café", "camp", "museum", "trail", "🌵", "quiet \"spot\""]
         var out = self == .records ? "[" : "{"
         out.reserveCapacity(target + 256)

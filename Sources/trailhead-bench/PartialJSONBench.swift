@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 
 /// `trailhead-bench partial-json`: is streaming parsing linear in the text?
 ///
@@ -76,7 +77,7 @@ private enum DocumentShape: String, CaseIterable {
     case longNotes = "long notes"
 
     func document(bytes target: Int) -> String {
-        var random = SplitMix64(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         let places = ["Hidden Valley Nature Trail", "Keys View", "Ryan Mountain", "Crossroads Café", "Cholla Cactus Garden",
                       "Skull Rock", "Barker Dam", "Arch Rock", "Pappy & Harriet's", "Cottonwood Spring", "Jumbo Rocks Campground"]
         let categories = ["hike", "viewpoint", "restaurant", "campground", "museum", "lodging", "drive"]

@@ -55,7 +55,7 @@ final class WorkerFuzzTests: XCTestCase {
         let originals = seeds.compactMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
         XCTAssertFalse(originals.isEmpty)
         try Data(originals[0]).write(to: URL(fileURLWithPath: target))
-        var generator = FuzzGenerator(seed: 13)
+        var generator = SeededRandom(seed: 13)
         var outcome = Outcome()
         var worker = try Worker(library: library, config: [configKey: target])
         defer { worker.stop() }
@@ -161,19 +161,8 @@ private final class Worker {
     }
 }
 
-/// SplitMix64 with the mutations: a seeded run is the same run everywhere.
-private struct FuzzGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The mutations, drawn from a seeded generator: a seeded run is the same run everywhere.
+extension SeededRandom {
     mutating func mutate(_ bytes: inout [UInt8], splices: [[UInt8]]) {
         let interesting: [UInt8] = Array("\r\n:;=,\\\" \t.0123456789-TZ".utf8) + [0x00, 0xC3, 0xFF]
         for _ in 0..<Int.random(in: 1...8, using: &self) where !bytes.isEmpty {

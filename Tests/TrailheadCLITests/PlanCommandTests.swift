@@ -171,7 +171,7 @@ final class PlanCommandTests: XCTestCase {
             (["--days", "0"], "--days must be an integer from 1 to 14"),
             (["--format", "pdf"], "--format must be one of"),
             (["--from", "2026-12-31", "--to", "2026-12-01"], "is after --to"),
-            (["--tools", "weather"], "no tool plugin named 'weather'"),
+            (["--tools", "weather"], "no tool plugin or tool named 'weather'"),
         ] {
             let result = try AgentProcess.run(["plan", "Kyoto"] + arguments + ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"])
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")

@@ -1,4 +1,5 @@
 import TrailheadSchema
+import TrailheadSupport
 import XCTest
 
 @testable import TrailheadModels

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import TrailheadSchema
+import TrailheadSupport
 
 /// The strict parser on large documents: every value read, in order, with the same answers as on
 /// small ones. (Its speed — linear, next to JSONSerialization — is measured by
@@ -119,18 +120,5 @@ final class LargeJSONTests: XCTestCase {
             for _ in 0..<random.next(6) { members["k\(random.next(50))"] = randomValue(&random, depth: depth + 1) }
             return .object(members)
         }
-    }
-}
-
-/// SplitMix64: the same documents on every run.
-private struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

@@ -67,4 +67,27 @@ import TrailheadSchema
         // …and the server's answer was recorded like any tool's.
         #expect(outputsByTool["trailConditions"]?.first?["result"]?["surface"] == "dry", "the fixture server answers dry for 12 December")
     }
+
+    @Test func aSingleToolOfAServerCanBeEnabledByName() throws {
+        let installation = try installation()
+        let outputs = [
+            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
+            #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#,
+        ]
+        let script = installation.root + "/script.jsonl"
+        try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let transcript = installation.root + "/run.jsonl"
+
+        let plan = try AgentExecutable.run(
+            ["plan", "Joshua Tree National Park", "--days", "2", "--tools", "poi,calendar,trailConditions",
+             "--from", "2026-12-01", "--to", "2026-12-31", "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json",
+             "--plugins", installation.plugins, "--manifests", installation.manifests],
+            environment: ["TRAILHEAD_HOME": installation.root])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
+        let offered = Set(entries.first { $0["kind"] == "instructions" }?["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        #expect(offered.contains("trailConditions") && offered.contains("findPointsOfInterest"), "\(offered)")
+        #expect(offered.isDisjoint(with: ["echo", "add", "shout", "refuse", "explode"]), "only the named tool of the server: \(offered)")
+        #expect(entries.contains { $0["kind"] == "toolOutput" && $0["tool"] == "trailConditions" })
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrailheadSupport
 @testable import VCard
 
 /// Quoted-printable, CHARSET and files that are not UTF-8.
@@ -36,7 +37,7 @@ struct EncodingTests {
     }
 
     @Test func arbitraryBytesNeverCrash() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<200 {
             var bytes = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN;ENCODING=QUOTED-PRINTABLE:".utf8)
             bytes += (0..<Int.random(in: 0..<200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -72,19 +73,6 @@ struct EncodingTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so the random-bytes test is repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Damaged versions of real files never crash the reader, and every card is either read or
 /// reported.
 @Suite("damaged vCard files")
@@ -92,7 +80,7 @@ struct DamagedFileTests {
     @Test func mutatedSampleFilesNeverCrash() throws {
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestFiles.sampleContacts)))
         let interesting: [UInt8] = Array("\r\n:;=,\\\" \t.".utf8) + [0xC3, 0xFF, 0x00]
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for round in 0..<300 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...12, using: &generator) {

@@ -39,20 +39,25 @@ struct PluginToolError: Error {
 
 extension ToolRegistry {
     /// The tools of the named plugins (every registered plugin when `plugins` is nil), for a
-    /// session. An unknown or refused plugin is an error that names it and what is installed.
+    /// session. A name may also be a single tool's (`trailConditions` from an MCP server with other
+    /// tools the session should not offer). An unknown or refused name is an error that names it
+    /// and what is installed.
     public func sessionTools(plugins: [String]? = nil, excluding excluded: Set<String> = []) throws(SessionSetupError) -> [PluginTool] {
         let names = plugins ?? self.plugins.compactMap { $0.status.isOK ? $0.manifest?.plugin : nil }
-        var tools: [PluginTool] = []
+        let callable = self.tools
+        var chosen: [RegisteredTool] = []
         for name in names {
-            guard let record = plugin(named: name) else {
+            if let record = plugin(named: name) {
+                guard record.status.isOK else { throw SessionSetupError("plugin '\(name)' is \(record.status)") }
+                chosen += callable.filter { $0.plugin == name }
+            } else if let tool = callable.first(where: { $0.name == name }) {
+                chosen.append(tool)
+            } else {
                 let known = self.plugins.compactMap(\.manifest?.plugin).joined(separator: ", ")
-                throw SessionSetupError("no tool plugin named '\(name)' (installed: \(known.isEmpty ? "none" : known))")
-            }
-            guard record.status.isOK else { throw SessionSetupError("plugin '\(name)' is \(record.status)") }
-            for tool in self.tools where tool.plugin == name && !excluded.contains(tool.name) {
-                tools.append(PluginTool(registry: self, manifest: tool.manifest))
+                throw SessionSetupError("no tool plugin or tool named '\(name)' (plugins installed: \(known.isEmpty ? "none" : known))")
             }
         }
-        return tools
+        var seen = excluded
+        return chosen.filter { seen.insert($0.name).inserted }.map { PluginTool(registry: self, manifest: $0.manifest) }
     }
 }

@@ -24,7 +24,7 @@ struct PlanCommand: Command {
             .option("days", valueName: "N", help: "Number of days (default 3)."),
             .option("from", valueName: "DATE", help: "First day to consider, YYYY-MM-DD (default tomorrow)."),
             .option("to", valueName: "DATE", help: "Last day to consider, YYYY-MM-DD (default 60 days on)."),
-            .option("tools", valueName: "LIST", help: "Tool plugins to enable, comma-separated (default poi,calendar,contacts)."),
+            .option("tools", valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default poi,calendar,contacts)."),
             .option("with", valueName: "NAMES", help: "Companions, comma-separated (\"Ana, Ben\")."),
             .option("model", valueName: "MODEL", help: "The model (default local)."),
             .option("fallback", valueName: "MODEL", help: "A model to fall back to."),

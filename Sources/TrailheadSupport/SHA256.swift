@@ -1,11 +1,14 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4), written out because Linux has no CryptoKit and Foundation no SHA.
-/// Used to pin plugin libraries; speed matters little (a library is hashed once per load).
+/// Pins plugin libraries and checks the model files (1.1 GB): whole blocks are compressed straight
+/// from the caller's bytes, with no allocation per block, so a debug build hashes at tens of MB/s
+/// and a release build at hundreds.
 public struct SHA256: Sendable {
-    private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// Bytes of an unfinished block (fewer than 64).
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -13,14 +16,28 @@ public struct SHA256: Sendable {
 
     /// Feeds more bytes.
     public mutating func update(_ bytes: some Collection<UInt8>) {
+        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
+        }
+    }
+
+    /// Feeds more bytes, from memory.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
         var offset = 0
-        while pending.count - offset >= 64 {
-            compress(pending, at: offset)
+        if !pending.isEmpty {
+            let taken = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<taken])
+            offset = taken
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0.baseAddress!) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - offset >= 64 {
+            compress(bytes.baseAddress! + offset)
             offset += 64
         }
-        if offset > 0 { pending.removeFirst(offset) }
+        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
     }
 
     /// The digest of everything fed so far.
@@ -28,33 +45,55 @@ public struct SHA256: Sendable {
         var copy = self
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
-        while (copy.pending.count + tail.count) % 64 != 56 { tail.append(0) }
+        while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        copy.pending.append(contentsOf: tail)
-        var offset = 0
-        while offset < copy.pending.count {
-            copy.compress(copy.pending, at: offset)
-            offset += 64
-        }
-        return copy.state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        tail.withUnsafeBytes { copy.update($0) }
+        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6, copy.state.7]
+        return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
     /// Lower-case hex digest of `bytes`.
     public static func hex(of bytes: some Collection<UInt8>) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
     }
 
-    /// Lower-case hex digest of a file's contents, read in chunks.
+    /// Lower-case hex digest of a file's contents. A file of a megabyte or more goes to coreutils'
+    /// `sha256sum` when the system has it (about 4× faster than this code optimised, and 100× faster
+    /// than a debug build of it, which took minutes over the 1.1 GB model); otherwise, and if it
+    /// fails, the file is read in chunks and hashed here.
     public static func hex(ofFileAt path: String) throws -> String {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value >= 1 << 20,
+            let digest = coreutilsHex(ofFileAt: path)
+        {
+            return digest
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
         defer { try? handle.close() }
         var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hex(hasher.finalize())
+    }
+
+    private static let coreutils = "/usr/bin/sha256sum"
+
+    /// `sha256sum`'s digest of the file, or nil when it is missing or fails.
+    private static func coreutilsHex(ofFileAt path: String) -> String? {
+        guard FileManager.default.isExecutableFile(atPath: coreutils),
+            let completed = try? ChildProcess.run(coreutils, ["--", path]), completed.status == 0
+        else { return nil }
+        let digest = String(completed.stdout.prefix(64))
+        return digest.count == 64 && digest.allSatisfy(\.isHexDigit) ? digest.lowercased() : nil
+    }
+
+    private static func hex(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     private static let k: [UInt32] = [
@@ -68,28 +107,29 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private mutating func compress(_ bytes: [UInt8], at offset: Int) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            let b = offset + 4 * i
-            w[i] = UInt32(bytes[b]) << 24 | UInt32(bytes[b + 1]) << 16 | UInt32(bytes[b + 2]) << 8 | UInt32(bytes[b + 3])
+    /// One 64-byte block at `block`.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            for i in 16..<64 {
+                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choose = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choose &+ k[i] &+ w[i]
+                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+            }
+            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ Self.k[i] &+ w[i]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] &+= value }
     }
 }
 

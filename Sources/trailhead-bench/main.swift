@@ -14,6 +14,7 @@ let benchmarks: [any Benchmark] = [
     GeoIndexBench(),
     VCardUnfoldingBench(),
     RecurrenceLimitBench(),
+    SHA256Bench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -30,5 +30,8 @@ import TrailheadTools
         let library = try BuildProducts.path("libFixtureTool.so")
         let expected = try run("/usr/bin/sha256sum", [library]).split(separator: " ").first.map(String.init)
         #expect(try SHA256.hex(ofFileAt: library) == expected)
+        // A file of a megabyte or more goes to sha256sum: check the in-process hasher on it too.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        #expect(bytes.count >= 1 << 20 && SHA256.hex(of: bytes) == expected)
     }
 }

@@ -83,7 +83,7 @@ actor LocalServerManager {
         while ProcessSpawner.isAlive(server.pid), monotonicSeconds() < deadline {
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
-        guard let ended = ProcessSpawner.termination(of: server.pid), ended.isCrash else { return nil }
+        guard let ended = await ProcessSpawner.termination(of: server.pid, within: 1), ended.isCrash else { return nil }
         try? FileManager.default.removeItem(atPath: configuration.statePath)
         return .localServer(message: recordCrash(ended, while: "answering a request", logTail: logTail()))
     }
@@ -172,7 +172,7 @@ actor LocalServerManager {
         let deadline = monotonicSeconds() + configuration.startupTimeout
         while monotonicSeconds() < deadline {
             guard ProcessSpawner.isAlive(server.pid) else {
-                let ended = ProcessSpawner.termination(of: server.pid)
+                let ended = await ProcessSpawner.termination(of: server.pid, within: 2)
                 let tail = logTail()
                 if let ended, ended.isCrash { throw StartFailure(message: recordCrash(ended, while: "starting", logTail: tail), retryable: false) }
                 let portTaken = tail.contains("bind") || tail.contains("in use")

@@ -71,6 +71,18 @@ enum ProcessSpawner {
         }
     }
 
+    /// How `pid` (our child) ended, waiting up to `seconds` for the kernel to report it: a killed
+    /// multi-threaded process is a zombie in /proc (so `isAlive` says no) a moment before `waitid`
+    /// reports it, while its other threads exit; without the wait a SIGILL read as "exited".
+    static func termination(of pid: pid_t, within seconds: Double) async -> ProcessTermination? {
+        let deadline = monotonicSeconds() + seconds
+        while true {
+            if let ended = termination(of: pid) { return ended }
+            guard monotonicSeconds() < deadline else { return nil }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
     /// Children reaped by `termination(of:)`, by pid. A pid is reused only after it was reaped, so
     /// a new child with an old pid must clear its entry: `spawn` does.
     private static let terminations = Locked<[pid_t: ProcessTermination]>([:])

@@ -33,30 +33,39 @@ import TrailheadSchema
             file, try GeneratedContent(json: text).setting("config", config).setting("permissions", ["read": [.string(path)], "network": false]))
     }
 
-    @Test func aPlanCallsAnMCPServersToolAndGoesOnAfterAnotherServerCrashes() throws {
-        let installation = try installation()
-        // The calendar and the places around the landmark are fetched before the first turn (the
-        // request fixes their arguments); the model calls the servers' tools, then answers.
-        let outputs = [
-            #"{"tool":"explode","arguments":{}}"#,
-            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
-            #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#,
-        ]
+    private static let answer =
+        #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#
+
+    /// `agent plan` for two days at Joshua Tree with `tools` enabled, on the scripted model giving
+    /// `outputs`: the command's outcome and the transcript's entries.
+    private func plan(_ installation: TestInstallation, tools: String, outputs: [String]) throws -> (AgentExecutable.Outcome, [GeneratedContent]) {
         let script = installation.root + "/script.jsonl"
         try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let transcript = installation.root + "/run.jsonl"
-
         let plan = try AgentExecutable.run(
-            ["plan", "Joshua Tree National Park", "--days", "2", "--tools", "poi,calendar,trail-conditions,crashing",
+            ["plan", "Joshua Tree National Park", "--days", "2", "--tools", tools,
              "--from", "2026-12-01", "--to", "2026-12-31", "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json",
              "--plugins", installation.plugins, "--manifests", installation.manifests],
             environment: ["TRAILHEAD_HOME": installation.root])
+        guard let text = try? String(contentsOfFile: transcript, encoding: .utf8) else { return (plan, []) }
+        return (plan, try text.split(separator: "\n").map { try GeneratedContent(json: String($0)) })
+    }
+
+    @Test func aPlanCallsAnMCPServersToolAndGoesOnAfterAnotherServerCrashes() throws {
+        // The calendar and the places around the landmark are fetched before the first turn (the
+        // request fixes their arguments); the model calls the servers' tools, then answers.
+        let (plan, entries) = try plan(
+            try installation(), tools: "poi,calendar,trail-conditions,crashing",
+            outputs: [
+                #"{"tool":"explode","arguments":{}}"#,
+                #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
+                Self.answer,
+            ])
         #expect(plan.status == 0, "\(plan.stderr)")
         let itinerary = try GeneratedContent(json: plan.stdout)
         // The first two consecutive free days of the sample calendar in December 2026.
         #expect(itinerary["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == ["2026-12-12", "2026-12-13"])
 
-        let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
         // The model was offered the servers' tools beside the plugins'…
         let offered = entries.first { $0["kind"] == "instructions" }?["tools"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(Set(["calendarFreeDays", "findPointsOfInterest", "trailConditions", "explode", "pid"]).isSubset(of: Set(offered)), "\(offered)")
@@ -69,22 +78,10 @@ import TrailheadSchema
     }
 
     @Test func aSingleToolOfAServerCanBeEnabledByName() throws {
-        let installation = try installation()
-        let outputs = [
-            #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
-            #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#,
-        ]
-        let script = installation.root + "/script.jsonl"
-        try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
-        let transcript = installation.root + "/run.jsonl"
-
-        let plan = try AgentExecutable.run(
-            ["plan", "Joshua Tree National Park", "--days", "2", "--tools", "poi,calendar,trailConditions",
-             "--from", "2026-12-01", "--to", "2026-12-31", "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json",
-             "--plugins", installation.plugins, "--manifests", installation.manifests],
-            environment: ["TRAILHEAD_HOME": installation.root])
+        let (plan, entries) = try plan(
+            try installation(), tools: "poi,calendar,trailConditions",
+            outputs: [#"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#, Self.answer])
         #expect(plan.status == 0, "\(plan.stderr)")
-        let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
         let offered = Set(entries.first { $0["kind"] == "instructions" }?["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         #expect(offered.contains("trailConditions") && offered.contains("findPointsOfInterest"), "\(offered)")
         #expect(offered.isDisjoint(with: ["echo", "add", "shout", "refuse", "explode"]), "only the named tool of the server: \(offered)")

@@ -90,7 +90,7 @@ struct PlanCommand: Command {
             } else {
                 context.stdout.write(options.format.render(itinerary, places: places.coordinates))
             }
-            context.stderr.line(context.styled("planned in \(turns) turns; transcript: \(transcriptPath)", .dim))
+            context.stderr.line(context.styled("planned in \(turns) turn\(turns == 1 ? "" : "s"); transcript: \(transcriptPath)", .dim))
             return .success
         case .failed(let message):
             context.stderr.line("agent: the plan failed: \(message)")

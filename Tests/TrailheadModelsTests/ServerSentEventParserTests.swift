@@ -1,3 +1,4 @@
+import TrailheadSupport
 import XCTest
 
 @testable import TrailheadModels

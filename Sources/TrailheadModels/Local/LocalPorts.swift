@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,16 +13,10 @@ enum LocalPorts {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .localServer(message: "cannot create a socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else {
+            throw .localServer(message: "cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))")
         }
-        guard bound == 0 else { throw .localServer(message: "cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return port
     }
 
     /// Whether something already listens on (or holds) `port` on 127.0.0.1.
@@ -29,18 +24,6 @@ enum LocalPorts {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = loopback(port: port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        return bound != 0
-    }
-
-    static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
+        return HTTPSocket.bindLoopback(fd, port: port) == nil
     }
 }

@@ -44,23 +44,26 @@ public enum HTTPSocket {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
+        guard let bound = bindLoopback(fd, port: port), Glibc.listen(fd, 64) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)
             throw HTTPError(.failed, "cannot listen on 127.0.0.1:\(port): \(message)")
         }
+        return (fd, bound)
+    }
+
+    /// Binds `fd` to 127.0.0.1:`port` (0 lets the kernel pick a free port) and returns the port
+    /// bound, or nil (errno says why).
+    public static func bindLoopback(_ fd: Int32, port: Int) -> Int? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     /// Accepts one connection; `nil` when the listening socket was closed or shut down.

@@ -139,24 +139,12 @@ final class HTTPWorkerChannel: WorkerChannel {
     /// Reads server-sent events, queueing each `data` payload, until the reply to `id` arrived.
     private func readEvents(_ reader: inout HTTPReader, framing: HTTPBodyFraming, until id: GeneratedContent?, deadline: Double) throws {
         reader.beginBody(framing)
-        var pending: [UInt8] = []
-        var data: [String] = []
+        var events = ServerSentEventParser()
         while let piece = try reader.bodyPiece(deadline: deadline) {
-            pending += piece
-            while let newline = pending.firstIndex(of: 0x0A) {
-                var line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                if line.hasSuffix("\r") { line.removeLast() }
-                if line.isEmpty {
-                    guard !data.isEmpty else { continue }
-                    let payload = data.joined(separator: "\n")
-                    data = []
-                    guard let message = try? GeneratedContent(json: payload) else { continue }
-                    take(message)
-                    if let id, message["id"] == id, message["method"] == nil { return }
-                } else if line.hasPrefix("data:") {
-                    data.append(String(line.dropFirst(5).drop { $0 == " " }))
-                }
+            for payload in events.feed(piece) {
+                guard let message = try? GeneratedContent(json: payload) else { continue }
+                take(message)
+                if let id, message["id"] == id, message["method"] == nil { return }
             }
         }
     }

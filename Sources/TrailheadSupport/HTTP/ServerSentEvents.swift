@@ -3,18 +3,20 @@ import Foundation
 /// An incremental parser of a `text/event-stream` body: feed it bytes as they arrive, get the
 /// `data` of every complete event. Lines may end in LF, CRLF or CR, and may be split anywhere
 /// across chunks (even inside a CRLF or a UTF-8 sequence). Comments (`:`) and other fields
-/// (`event`, `id`, `retry`) are skipped: the chat-completions protocol only uses `data`.
-struct ServerSentEventParser {
+/// (`event`, `id`, `retry`) are skipped: chat completions and MCP's Streamable HTTP only use `data`.
+public struct ServerSentEventParser {
     private var line: [UInt8] = []
     private var dataLines: [String] = []
     private var lastWasCR = false
 
     /// The bytes consumed so far that were not part of any `data` line; used to explain a
     /// response that is not an event stream at all.
-    private(set) var ignoredPrefix: [UInt8] = []
+    public private(set) var ignoredPrefix: [UInt8] = []
+
+    public init() {}
 
     /// Consumes `bytes` and returns the data of each event they complete.
-    mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
         var events: [String] = []
         for byte in bytes {
             if lastWasCR {
@@ -33,7 +35,7 @@ struct ServerSentEventParser {
     }
 
     /// Ends the stream: an event without its blank line is still delivered.
-    mutating func finish() -> [String] {
+    public mutating func finish() -> [String] {
         var events: [String] = []
         if !line.isEmpty { endLine(into: &events) }
         if !dataLines.isEmpty { endLine(into: &events) }

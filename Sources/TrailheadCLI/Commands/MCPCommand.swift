@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadSupport
 import TrailheadTools
 
 /// `agent mcp`: Trailhead's tools for any MCP client.
@@ -58,15 +59,9 @@ struct MCPServeCommand: Command {
             return .success
         }
         // Ctrl-C or SIGTERM stops the listener; the workers are stopped on the way out.
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            sources.append(source)
-        }
-        defer { sources.forEach { $0.cancel() } }
+        let watches: [SignalWatch]
+        do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
+        defer { watches.forEach { $0.stop() } }
         do {
             try server.serveHTTP(port: port) { url in context.stderr.line("agent mcp serve: \(tools.count) tools on \(url)") }
         } catch {

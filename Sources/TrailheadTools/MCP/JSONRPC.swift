@@ -9,6 +9,11 @@ enum JSONRPC {
     /// oldest first. (The differences that matter here: `structuredContent`/`outputSchema` came
     /// in 2025-06-18, and clients of older revisions ignore them.)
     static let supportedVersions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+    /// What Trailhead's client sends in `initialize`, to its tool workers and to MCP servers alike.
+    static let initializeParams: GeneratedContent = [
+        "protocolVersion": .string(protocolVersion), "capabilities": [:],
+        "clientInfo": ["name": "trailhead", "version": .string(MCPToolServer.version)],
+    ]
     /// The `_meta` key under which the worker tells its Trailhead client what kind of tool error it was.
     static let errorKindKey = "trailhead/errorKind"
 
@@ -36,10 +41,8 @@ enum JSONRPC {
         ["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": params]
     }
 
-    static func notification(method: String, params: GeneratedContent? = nil) -> GeneratedContent {
-        var message: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
-        if let params { message["params"] = params }
-        return .object(message)
+    static func notification(method: String) -> GeneratedContent {
+        ["jsonrpc": "2.0", "method": .string(method)]
     }
 
     static func result(id: GeneratedContent, _ result: GeneratedContent) -> GeneratedContent {

@@ -6,9 +6,6 @@ import TrailheadSchema
 /// or Streamable HTTP) runs tool calls, concurrently or not, and writes the replies.
 struct MCPServerSession: Sendable {
     let source: any MCPToolSource
-    /// The revision agreed in `initialize`; `nil` before it.
-    private(set) var protocolVersion: String?
-
     init(source: any MCPToolSource) { self.source = source }
 
     /// What one incoming message asks for.
@@ -19,8 +16,8 @@ struct MCPServerSession: Sendable {
         case call(id: GeneratedContent, tool: String, arguments: GeneratedContent)
         /// The client cancelled its request with this id: stop that call, and send no reply for it.
         case cancel(requestID: GeneratedContent)
-        /// The client agreed to this revision (`initialize` succeeded); a transport may need it.
-        case initialized(reply: String, protocolVersion: String)
+        /// `initialize` succeeded: send this reply; the session is open.
+        case initialized(reply: String)
         /// Nothing to send (a notification, a response).
         case none
     }
@@ -74,14 +71,13 @@ struct MCPServerSession: Sendable {
         guard case .string(let version) = requested, JSONRPC.supportedVersions.contains(version) else {
             return .reply(JSONRPC.unsupportedVersion(id: id, requested: requested).jsonString)
         }
-        protocolVersion = version
         var result: JSONObject = [
             "protocolVersion": .string(version),
             "capabilities": ["tools": ["listChanged": .bool(source.toolsCanChange)]],
             "serverInfo": source.serverInfo,
         ]
         for (key, value) in source.initializeExtras { result[key] = value }
-        return .initialized(reply: JSONRPC.result(id: id, .object(result)).jsonString, protocolVersion: version)
+        return .initialized(reply: JSONRPC.result(id: id, .object(result)).jsonString)
     }
 
     private func listTools(id: GeneratedContent) -> String {

@@ -46,15 +46,6 @@ public struct Manifest: Sendable, Hashable {
         self.refusedTools = refusedTools
     }
 
-    public init(
-        plugin: String, version: String, library: String, sha256: String?, isolation: Isolation,
-        timeoutMs: Int, config: GeneratedContent, permissions: GeneratedContent, tools: [ToolManifest]
-    ) {
-        self.init(
-            plugin: plugin, version: version, source: .library(library), sha256: sha256, isolation: isolation,
-            timeoutMs: timeoutMs, config: config, permissions: permissions, tools: tools)
-    }
-
     /// The library's file name inside the plugins folder; `nil` for an MCP server.
     public var library: String? {
         if case .library(let name) = source { name } else { nil }

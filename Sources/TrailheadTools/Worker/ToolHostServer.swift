@@ -47,7 +47,7 @@ public enum ToolHostServer {
         while let line = reader.next() {
             var text: String
             switch session.handle(line) {
-            case .reply(let reply), .initialized(let reply, _): text = reply
+            case .reply(let reply), .initialized(let reply): text = reply
             case .call(let id, let tool, let arguments):
                 text = MCPServerSession.reply(to: id, with: source.call(tool, arguments: arguments, cancellation: cancellation))
             case .cancel, .none: continue

@@ -178,7 +178,7 @@ final class WorkerClient: @unchecked Sendable {
         toolsChanged = false
         let result: GeneratedContent
         do {
-            result = try exchange(method: "initialize", params: launcher.initializeParams, deadline: deadline)
+            result = try exchange(method: "initialize", params: JSONRPC.initializeParams, deadline: deadline)
         } catch let error as ReplyError {
             // The worker runs but the plugin cannot load: a load error, not a crash.
             channel.closeInput()

@@ -11,8 +11,6 @@ protocol WorkerLauncher: Sendable {
     var peer: String { get }
     /// Checks pins, then starts a new peer.
     func launch() throws(PluginLoadError) -> any WorkerChannel
-    /// The params of `initialize`.
-    var initializeParams: GeneratedContent { get }
     /// Checks the peer's answer to `initialize`, and may ask it more through `request` (an MCP
     /// server's `tools/list`); throws a `PluginLoadError` to refuse it.
     func accept(initializeResult: GeneratedContent, request: (String, GeneratedContent) throws -> GeneratedContent) throws -> WorkerHandshake
@@ -28,9 +26,6 @@ struct WorkerHandshake: Sendable {
     /// The plugin name the library gives, or the MCP server's `serverInfo.name`.
     var name: String
     var version: String?
-    var protocolVersion: String?
-    var abiVersion: Int?
-    var embeddedManifest: GeneratedContent = .null
     /// An MCP server's `tools/list` (every page); empty for a plugin worker.
     var tools: [GeneratedContent] = []
 }
@@ -68,19 +63,13 @@ struct ToolHostLauncher: WorkerLauncher {
         return try WorkerProcess(executable: executable, arguments: arguments, descriptors: [configFD])
     }
 
-    var initializeParams: GeneratedContent {
-        ["protocolVersion": .string(JSONRPC.protocolVersion), "capabilities": [:], "clientInfo": ["name": "trailhead", "version": "1"]]
-    }
-
     func accept(initializeResult result: GeneratedContent, request: (String, GeneratedContent) throws -> GeneratedContent) throws -> WorkerHandshake {
         let info = result["trailhead"] ?? [:]
         let name = info["plugin"]?.stringValue ?? result["serverInfo"]?["name"]?.stringValue ?? ""
         guard name == plugin else {
             throw PluginLoadError("\(library.fileName): the library's plugin name is '\(name)' but its manifest says '\(plugin)'")
         }
-        return WorkerHandshake(
-            name: name, version: result["serverInfo"]?["version"]?.stringValue, protocolVersion: result["protocolVersion"]?.stringValue,
-            abiVersion: info["abiVersion"]?.intValue, embeddedManifest: info["embeddedManifest"] ?? .null)
+        return WorkerHandshake(name: name, version: result["serverInfo"]?["version"]?.stringValue)
     }
 
     /// The worker sends the result as structured content (objects) or as JSON text, and tells

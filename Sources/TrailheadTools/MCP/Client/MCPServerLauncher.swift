@@ -27,13 +27,6 @@ struct MCPServerLauncher: WorkerLauncher {
         }
     }
 
-    var initializeParams: GeneratedContent {
-        [
-            "protocolVersion": .string(JSONRPC.protocolVersion), "capabilities": [:],
-            "clientInfo": ["name": "trailhead", "version": "0.1.0"],
-        ]
-    }
-
     func accept(initializeResult result: GeneratedContent, request: (String, GeneratedContent) throws -> GeneratedContent) throws -> WorkerHandshake {
         let version = result["protocolVersion"]?.stringValue ?? "(none)"
         guard JSONRPC.supportedVersions.contains(version) else {
@@ -58,8 +51,7 @@ struct MCPServerLauncher: WorkerLauncher {
             }
         }
         return WorkerHandshake(
-            name: result["serverInfo"]?["name"]?.stringValue ?? "", version: result["serverInfo"]?["version"]?.stringValue,
-            protocolVersion: version, tools: tools)
+            name: result["serverInfo"]?["name"]?.stringValue ?? "", version: result["serverInfo"]?["version"]?.stringValue, tools: tools)
     }
 
     /// `structuredContent` when the server sends it; else its text (JSON when it parses as an

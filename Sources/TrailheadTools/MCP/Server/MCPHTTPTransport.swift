@@ -73,7 +73,7 @@ final class MCPHTTPTransport: Sendable {
         if message["method"]?.stringValue == "initialize", message["id"] != nil {
             var state = MCPServerSession(source: source)
             switch state.handle(message: message) {
-            case .initialized(let reply, _):
+            case .initialized(let reply):
                 let sessionID = UUID().uuidString
                 sessions.withLock { $0[sessionID] = Session(state) }
                 return .respond(.json(200, reply, headers: ["Mcp-Session-Id": sessionID]))
@@ -91,7 +91,7 @@ final class MCPHTTPTransport: Sendable {
             return .respond(Self.error(404, "Not Found: no session \(sessionID) (it ended; initialize again)"))
         }
         switch session.protocolState.withLock({ $0.handle(message: message) }) {
-        case .reply(let reply), .initialized(let reply, _):
+        case .reply(let reply), .initialized(let reply):
             return .respond(.json(200, reply))
         case .none:
             return .respond(.init(status: 202))

@@ -29,7 +29,7 @@ final class MCPStdioTransport: Sendable {
         while let line = reader.next() {
             switch session.handle(line) {
             case .reply(let reply): write(reply)
-            case .initialized(let reply, _):
+            case .initialized(let reply):
                 write(reply)
                 state.withLock { $0.initialized = true }
             case .call(let id, let tool, let arguments): start(id: id, tool: tool, arguments: arguments)

@@ -51,19 +51,16 @@ public struct CalendarZone: Sendable {
 }
 
 extension WallClock {
-    /// The Julian day number of 1970-01-01.
-    private static let epochDayNumber = 2_440_588
-
     /// Seconds since 1970 if this wall clock were read in UTC.
     var secondsSince1970AsUTC: Int64 {
-        Int64(date.dayNumber - Self.epochDayNumber) * 86_400 + Int64(secondsOfDay)
+        Int64(date.dayNumber - LocalDate.epochDayNumber) * 86_400 + Int64(secondsOfDay)
     }
 
     init(secondsSince1970AsUTC seconds: Int64) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = floorDivide(seconds, 86_400)
         let rest = Int(seconds - days * 86_400)
         self.init(
-            date: LocalDate(dayNumber: Int(days) + Self.epochDayNumber),
+            date: LocalDate(dayNumber: Int(days) + LocalDate.epochDayNumber),
             hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60)
     }
 }

@@ -27,7 +27,14 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Days since an arbitrary fixed origin (the Julian day number).
-    public var dayNumber: Int {
+    public var dayNumber: Int { Self.dayNumber(year: year, month: month, day: day) }
+
+    /// The Julian day number of 1970-01-01.
+    static let epochDayNumber = 2_440_588
+
+    /// The Julian day number of a date in the proleptic Gregorian calendar; any year (no 1…9999
+    /// check), and a day past the month's end counts on into the next.
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let a = (14 - month) / 12
         let y = year + 4800 - a
         let m = month + 12 * a - 3

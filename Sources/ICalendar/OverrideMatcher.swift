@@ -10,6 +10,11 @@ struct OverrideMatcher {
     let zone: CalendarZone
     /// THISANDFUTURE overrides, latest RECURRENCE-ID first.
     private let futures: [EventSeries]
+    /// The overrides' RECURRENCE-IDs as `compare` matches them, so `replaces` (once per
+    /// occurrence) is a lookup: every ID's day, the days of the DATE ones, the instants of the others.
+    private let idDays: Set<LocalDate>
+    private let dateIDDays: Set<LocalDate>
+    private let idInstants: Set<Int64>
 
     init(master: EventSeries, overrides: [EventSeries], zone: CalendarZone) {
         self.master = master
@@ -18,6 +23,10 @@ struct OverrideMatcher {
         futures = overrides.filter(\.isThisAndFuture).sorted {
             $0.recurrenceID!.instant(in: zone) > $1.recurrenceID!.instant(in: zone)
         }
+        let ids = overrides.map { $0.recurrenceID! }
+        idDays = Set(ids.map(\.ownDate))
+        dateIDDays = Set(ids.filter(\.isDate).map(\.ownDate))
+        idInstants = Set(ids.filter { !$0.isDate }.map { $0.instant(in: zone) })
     }
 
     /// How far a THISANDFUTURE override moves occurrences, in seconds (the window widens by it).
@@ -30,8 +39,11 @@ struct OverrideMatcher {
         master.exceptions.contains { compare(id, $0) == 0 }
     }
 
+    /// Whether an override's RECURRENCE-ID names the occurrence (`compare(id, start) == 0` for one of them).
     func replaces(_ occurrence: Occurrence) -> Bool {
-        overrides.contains { compare($0.recurrenceID!, occurrence.start) == 0 }
+        let start = occurrence.start
+        if master.start.isDate || start.isDate { return idDays.contains(start.ownDate) }
+        return dateIDDays.contains(start.ownDate) || idInstants.contains(start.instant(in: zone))
     }
 
     /// The occurrence as the latest THISANDFUTURE override before it changes it.

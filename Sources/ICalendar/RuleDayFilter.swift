@@ -99,10 +99,5 @@ struct RuleDayFilter {
     }
 
     /// The Julian day number of the first of a month; any year (no 1…9999 check).
-    static func firstDay(year: Int, month: Int) -> Int {
-        let a = (14 - month) / 12
-        let y = year + 4800 - a
-        let m = month + 12 * a - 3
-        return 1 + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32045
-    }
+    static func firstDay(year: Int, month: Int) -> Int { LocalDate.dayNumber(year: year, month: month, day: 1) }
 }

@@ -239,8 +239,3 @@ struct RuleIterator {
 func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 func floorModulo(_ a: Int64, _ b: Int64) -> Int64 { a - floorDivide(a, b) * b }
 func ceilDivide(_ a: Int64, _ b: Int64) -> Int64 { -floorDivide(-a, b) }
-
-extension LocalDate {
-    /// The Julian day number of 1970-01-01.
-    static let epochDayNumber = 2_440_588
-}

@@ -36,6 +36,8 @@ final class LongestAnswerTests: XCTestCase {
         XCTAssertNil(try GenerationSchema(json: ["type": "string"]).longestAnswerBytes)
         XCTAssertNil(try GenerationSchema(json: ["type": "array", "items": ["type": "boolean"]]).longestAnswerBytes)
         XCTAssertNil(try GenerationSchema(json: ["type": "string", "pattern": "^a+$"]).longestAnswerBytes)
+        // The grammar lets an unanchored side run free: no bound may be promised for it.
+        XCTAssertNil(try GenerationSchema(json: ["type": "string", "pattern": "^[0-9]{4}"]).longestAnswerBytes)
         XCTAssertEqual(try GenerationSchema(json: ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"]).longestAnswerBytes, 9)
     }
 }

@@ -96,19 +96,25 @@ struct LongestAnswer {
 }
 
 /// The longest JSON text (in bytes, escaped) a string matching an anchored pattern can take, for
-/// the pattern subset our grammar supports; nil when a quantifier is unbounded.
+/// the pattern subset our grammar supports; nil when a quantifier is unbounded, and for what the
+/// grammar lets run free (`GBNFPattern`): an unanchored side, a lookaround or a word boundary.
 struct PatternLength {
     private let scalars: [Unicode.Scalar]
+    private let bounded: Bool
     private var index = 0
 
     init(_ pattern: String) {
         var scalars = Array(pattern.unicodeScalars)
-        if scalars.first == "^" { scalars.removeFirst() }
-        if scalars.last == "$", scalars.dropLast().last != "\\" { scalars.removeLast() }
+        let anchoredStart = scalars.first == "^"
+        if anchoredStart { scalars.removeFirst() }
+        let anchoredEnd = scalars.last == "$" && scalars.dropLast().last != "\\"
+        if anchoredEnd { scalars.removeLast() }
         self.scalars = scalars
+        bounded = anchoredStart && anchoredEnd && !pattern.contains("(?") && !pattern.contains("\\b") && !pattern.contains("\\B")
     }
 
     mutating func longest() -> Int? {
+        guard bounded else { return nil }
         let result = alternation()
         return index == scalars.count ? result : nil
     }

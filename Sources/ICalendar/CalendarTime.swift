@@ -47,6 +47,23 @@ enum CalendarTime: Hashable {
         }
     }
 
+    /// The wall clock of the value in its own zone (midnight for a date).
+    var wallClock: WallClock {
+        switch self {
+        case .date(let date): WallClock(date: date, hour: 0, minute: 0)
+        case .floating(let wall), .zoned(let wall, _): wall
+        }
+    }
+
+    /// The same kind of value (date, floating, or in this value's zone) at a wall clock.
+    func sameKind(wall: WallClock) -> CalendarTime {
+        switch self {
+        case .date: .date(wall.date)
+        case .floating: .floating(wall)
+        case .zoned(_, let zone): .zoned(wall, zone)
+        }
+    }
+
     /// The same kind of value (date, floating, or in this value's zone) for a time libical produced.
     func sameKind(as time: icaltimetype) -> CalendarTime? {
         switch self {

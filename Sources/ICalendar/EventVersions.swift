@@ -27,14 +27,6 @@ struct EventVersions {
 }
 
 extension CalendarTime {
-    /// The wall clock of the value in its own zone (midnight for a date).
-    var wallClock: WallClock {
-        switch self {
-        case .date(let date): WallClock(date: date, hour: 0, minute: 0)
-        case .floating(let wall), .zoned(let wall, _): wall
-        }
-    }
-
     fileprivate var zoneKey: String {
         if case .zoned(_, let zone) = self { return "@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(zone.pointer))))" }
         return ""
@@ -42,11 +34,6 @@ extension CalendarTime {
 
     /// This value moved by `seconds` of wall-clock time, as the kind of value `kind` is.
     func shifted(by seconds: Int64, as kind: CalendarTime) -> CalendarTime {
-        let wall = WallClock(secondsSince1970AsUTC: wallClock.secondsSince1970AsUTC + seconds)
-        switch kind {
-        case .date: return .date(wall.date)
-        case .floating: return .floating(wall)
-        case .zoned(_, let zone): return .zoned(wall, zone)
-        }
+        kind.sameKind(wall: WallClock(secondsSince1970AsUTC: wallClock.secondsSince1970AsUTC + seconds))
     }
 }

@@ -121,12 +121,7 @@ struct RecurrenceExpander {
         let start: CalendarTime
         let readerZone: CalendarZone
 
-        var startWall: WallClock {
-            switch start {
-            case .date(let date): WallClock(date: date, hour: 0, minute: 0)
-            case .floating(let wall), .zoned(let wall, _): wall
-            }
-        }
+        var startWall: WallClock { start.wallClock }
 
         /// The wall clock in this frame at an instant, as seconds.
         func wallSeconds(at instant: Int64) -> Int64 {
@@ -149,11 +144,7 @@ struct RecurrenceExpander {
         /// An occurrence as the same kind of value as DTSTART.
         func time(_ wall: WallClock) -> CalendarTime? {
             guard (1...9999).contains(wall.date.year) else { return nil }
-            switch start {
-            case .date: return .date(wall.date)
-            case .floating: return .floating(wall)
-            case .zoned(_, let zone): return .zoned(wall, zone)
-            }
+            return start.sameKind(wall: wall)
         }
     }
 

@@ -34,12 +34,19 @@ public struct Itinerary: Generable, Sendable, Equatable {
     /// Problems the schema cannot express: dates distinct and in order, no place visited twice.
     public static func check(_ content: GeneratedContent) -> [String] {
         let dates = content["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } ?? []
-        let places = content["days"]?.arrayValue?.flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue } ?? []
         var problems: [String] = []
-        if Set(places).count != places.count { problems.append("/days: visit a different place in each activity") }
+        if !repeatedPlaces(in: content).isEmpty { problems.append("/days: visit a different place in each activity") }
         if Set(dates).count != dates.count { problems.append("/days: each day needs a different date") }
         if dates != dates.sorted() { problems.append("/days: put the days in date order") }
         return problems
+    }
+
+    /// The places an itinerary (or a draft of one) visits more than once, each named once, in order.
+    public static func repeatedPlaces(in content: GeneratedContent) -> [String] {
+        let places = (content["days"]?.arrayValue ?? []).flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue }
+        var seen: Set<String> = [], repeated: [String] = []
+        for place in places where !seen.insert(place).inserted && !repeated.contains(place) { repeated.append(place) }
+        return repeated
     }
 }
 

@@ -106,8 +106,7 @@ public struct PlanEvaluation: Sendable {
             let count = day["activities"]?.arrayValue?.count ?? 0
             return count >= activitiesPerDay ? nil : "day \(index + 1) has \(count)"
         })
-        var seen: Set<String> = []
-        check("no place repeated", places.filter { !seen.insert($0).inserted })
+        check("no place repeated", Itinerary.repeatedPlaces(in: itinerary))
         let notes = activities.compactMap { $0["note"]?.stringValue }
         check("notes within bound", notes.filter { $0.split(separator: " ").count > noteWords }.map { "\"\($0.prefix(40))…\" is over \(noteWords) words" })
         self.checks = checks

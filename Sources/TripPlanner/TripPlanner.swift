@@ -121,9 +121,7 @@ public struct TripPlanner: Sendable {
 
     /// Problems a schema cannot express: no place visited twice.
     static func check(_ draft: GeneratedContent) -> [String] {
-        let places = (draft["days"]?.arrayValue ?? []).flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue }
-        var seen: Set<String> = [], repeated: [String] = []
-        for place in places where !seen.insert(place).inserted && !repeated.contains(place) { repeated.append(place) }
+        let repeated = Itinerary.repeatedPlaces(in: draft)
         return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
     }
 

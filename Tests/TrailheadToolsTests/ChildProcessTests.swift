@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailheadSupport
+import XCTest
 
 /// The one process runner: whatever state its caller is in, a child starts clean — only the
 /// descriptors handed over, an empty signal mask, every signal at its default — in the process
@@ -85,14 +86,19 @@ import TrailheadSupport
         // A program that does not exist is a clear error.
         #expect(throws: SpawnError.self) { try ChildProcess.run("/nonexistent/program", []) }
     }
+}
 
-    @Test func interruptAllStopsInterruptibleChildrenOnly() throws {
+/// `interruptAll` signals every interruptible child of this process, so it runs among the XCTest
+/// cases, one at a time: in a Swift Testing suite it also stopped the workers of tests running
+/// beside it (a worker "killed by signal 15 while starting" in WorkerIsolationTests).
+final class ChildProcessInterruptTests: XCTestCase {
+    func testInterruptAllStopsInterruptibleChildrenOnly() throws {
         let worker = try ChildProcess("/bin/sleep", ["600"], options: .init(grouping: .newGroup, interruptible: true))
         let bystander = try ChildProcess("/bin/sleep", ["600"])
-        #expect(ChildProcess.interruptAll(SIGTERM) >= 1)
-        #expect(worker.wait() == .killed(signal: SIGTERM))
-        #expect(ChildProcess.termination(of: bystander.pid) == nil, "a child not marked interruptible runs on")
+        XCTAssertGreaterThanOrEqual(ChildProcess.interruptAll(SIGTERM), 1)
+        XCTAssertEqual(worker.wait(), .killed(signal: SIGTERM))
+        XCTAssertNil(ChildProcess.termination(of: bystander.pid), "a child not marked interruptible runs on")
         bystander.signal(SIGKILL)
-        #expect(bystander.wait() == .killed(signal: SIGKILL))
+        XCTAssertEqual(bystander.wait(), .killed(signal: SIGKILL))
     }
 }

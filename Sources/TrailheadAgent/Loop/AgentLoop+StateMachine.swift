@@ -278,7 +278,6 @@ struct AgentStateMachine: Sendable {
         return .object(fixed)
     }
 
-    /// The model could not answer (a transport or server error after its own retries).
     /// The model's turn was stopped in a loop (see `RepetitionDetector`): the response ends,
     /// reported, rather than spending more turns that tend to loop the same way.
     mutating func modelRepeated(_ loop: RepetitionDetector.Loop) -> Action { fail(Self.repetitionMessage(loop)) }
@@ -288,6 +287,7 @@ struct AgentStateMachine: Sendable {
         return "the model repeated \"\(piece)\" \(loop.repeats) times in a row; its turn was stopped there"
     }
 
+    /// The model could not answer (a transport or server error after its own retries).
     mutating func modelFailed(_ message: String) -> Action { fail("the model failed: \(message)") }
 
     mutating func cancelled() -> Action { fail("cancelled") }

@@ -69,6 +69,18 @@ struct StepSchema: Sendable {
         let toolBranches = tools.map(Self.branch)
         let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
         var branches = minimumCalls > 1 || callList ? [] : toolBranches
+        let counted = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let countKey = counted, let callsKey = keys.calls, maximumCalls > 1, !toolBranches.isEmpty {
+            // Say how many calls first, then make exactly that many.
+            let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
+            branches = (minimumCalls...maximumCalls).map { n in
+                Self.object([countKey: ["const": .number(Double(n))], callsKey: [
+                    "type": "array", "minItems": .number(Double(n)), "maxItems": .number(Double(n)), "items": ["$ref": "#/$defs/call"],
+                ]])
+            }
+            if let final { branches.append(Self.object([keys.final: final])) }
+            return ["$defs": ["call": items], "anyOf": .array(branches)]
+        }
         if maximumCalls > 1, !toolBranches.isEmpty {
             let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
             let array: GeneratedContent = [

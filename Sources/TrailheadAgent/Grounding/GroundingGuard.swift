@@ -13,14 +13,14 @@ public struct GroundingGuard: Sendable {
     public struct Rule: Sendable {
         /// The tool that grounds the field.
         public var tool: String
-        /// Where, in the output schema, the values go: property names, `*` for array items.
-        public var target: [String]
+        /// Where, in the output schema, the values go ("/days/*/date").
+        public var target: JSONPath
         /// Pulls the allowed values out of one successful result of `tool`.
         public var extract: @Sendable (GeneratedContent) -> [String]
         /// Distinct values that are enough: once gathered, the tool is not offered again.
         public var enough: Int?
 
-        public init(tool: String, target: [String], enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
+        public init(tool: String, target: JSONPath, enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
             self.tool = tool
             self.target = target
             self.enough = enough
@@ -71,53 +71,25 @@ public struct GroundingGuard: Sendable {
         return missing
     }
 
-    /// The allowed values of each grounded field, keyed by its target path ("days/*/date").
+    /// The allowed values of each grounded field, keyed by its target path ("/days/*/date").
     public var groundedValues: [String: [String]] {
-        Dictionary(zip(rules, values).map { ($0.0.target.joined(separator: "/"), $0.1) }, uniquingKeysWith: { $0 + $1 })
+        Dictionary(zip(rules, values).map { ($0.0.target.description, $0.1) }, uniquingKeysWith: { $0 + $1 })
     }
 
-    /// `schema` with each grounded field restricted to the gathered values.
+    /// `schema` with each grounded field restricted to the gathered values, wherever the field's
+    /// path reaches (through `$ref`s and alternatives too: `Grounding` checks a rule's path the same
+    /// way when the session starts).
     public func narrow(_ schema: GeneratedContent) -> GeneratedContent {
-        var narrowed = schema
+        var edit = SchemaEdit(schema)
         for index in rules.indices where answered[index] {
             let target = rules[index].target
             if !values[index].isEmpty {
-                narrowed = Self.restrict(narrowed, at: target[...], to: values[index])
-            } else if target.last == "*" {
-                narrowed = Self.empty(narrowed, at: target.dropLast()[...])
+                edit.allow(values[index].map { .string($0) }, at: target)
+            } else if target.tokens.last == "*" {
+                // The array may hold nothing: its tool found no value for it.
+                edit.count(0, at: JSONPath(tokens: target.tokens.dropLast()))
             }
         }
-        return narrowed
-    }
-
-    private static func restrict(_ schema: GeneratedContent, at path: ArraySlice<String>, to allowed: [String]) -> GeneratedContent {
-        edit(schema, at: path) { object in
-            object["enum"] = .array(allowed.map { .string($0) })
-            object["pattern"] = nil  // the enum is stricter, and keeps the grammar small
-        }
-    }
-
-    /// The array at `path` may hold nothing: its tool found no value for it.
-    private static func empty(_ schema: GeneratedContent, at path: ArraySlice<String>) -> GeneratedContent {
-        edit(schema, at: path) { object in
-            object["minItems"] = 0
-            object["maxItems"] = 0
-        }
-    }
-
-    private static func edit(_ schema: GeneratedContent, at path: ArraySlice<String>, _ change: (inout JSONObject) -> Void) -> GeneratedContent {
-        guard case .object(var object) = schema else { return schema }
-        guard let head = path.first else {
-            change(&object)
-            return .object(object)
-        }
-        let rest = path.dropFirst()
-        if head == "*" {
-            if let items = object["items"] { object["items"] = edit(items, at: rest, change) }
-        } else if case .object(var properties)? = object["properties"], let property = properties[head] {
-            properties[head] = edit(property, at: rest, change)
-            object["properties"] = .object(properties)
-        }
-        return .object(object)
+        return edit.json
     }
 }

@@ -45,7 +45,9 @@ public struct StepSchema: Sendable {
     /// The step schema as a JSON Schema document of Trailhead's subset.
     public var json: GeneratedContent {
         if !wrapsFinal, let final { return final }
-        let toolBranches = tools.map(Self.branch)
+        // Schemas with `$ref`s (a recursive answer, say) are kept whole under the step's `$defs`.
+        var embedding = SchemaEmbedding()
+        let toolBranches = tools.map { Self.branch(ToolBranch(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name))) }
         var branches = minimumCalls > 1 ? [] : toolBranches
         if maximumCalls > 1, !toolBranches.isEmpty {
             branches.append(Self.object(["calls": [
@@ -53,8 +55,8 @@ public struct StepSchema: Sendable {
                 "items": toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)],
             ]]))
         }
-        if let final { branches.append(Self.object(["final": final])) }
-        return branches.count == 1 ? branches[0] : ["anyOf": .array(branches)]
+        if let final { branches.append(Self.object(["final": embedding.embed(final, as: "final")])) }
+        return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
     }
 
     private static func branch(_ tool: ToolBranch) -> GeneratedContent {

@@ -19,8 +19,9 @@
 /// takes precedence (`SchemaBuilder`).
 ///
 /// While a value streams, a session hands out `PartiallyGenerated` snapshots. By default that is
-/// `PartiallyGeneratedContent<Self>`, a view of the partial JSON; a type that wants its own view
-/// declares it, with every property optional, and it decodes from each snapshot:
+/// `Partial<Self>`, which reads the members that have arrived through the type's own key paths
+/// (`snapshot.days?.first?.title`). A type may declare its own view instead, every property
+/// optional; it is decoded from each snapshot leniently (a member that cannot decode yet is nil):
 ///
 ///     struct PartiallyGenerated: Decodable { var name: String?; var category: Category? }
 public protocol Generable: Codable, PromptRepresentable {
@@ -31,7 +32,7 @@ public protocol Generable: Codable, PromptRepresentable {
     static var guides: GuideTable { get }
 
     /// What a snapshot of a value still being generated decodes to.
-    associatedtype PartiallyGenerated: Decodable = PartiallyGeneratedContent<Self>
+    associatedtype PartiallyGenerated: Decodable = Partial<Self>
 }
 
 // MARK: - Default implementations

@@ -11,6 +11,8 @@ final class NodeCollector {
     /// Set when the type asked which keys are present: an enum with associated values, a dictionary.
     private(set) var askedForKeys = false
     private var lastMember: String?
+    /// Every member asked for, in order (in either mode).
+    private(set) var askedKeys: [String] = []
     /// Members probed with `decodeNil(forKey:)` (the default `decodeIfPresent`): optional.
     private var probedNil: Set<String> = []
     private var nested: [(key: String, collector: NodeCollector)] = []
@@ -32,6 +34,7 @@ final class NodeCollector {
     /// A member the type needs: a placeholder for it, its schema recorded.
     func member<T: Decodable>(_ key: String, _ type: T.Type, optional: Bool = false) throws -> T {
         lastMember = key
+        askedKeys.append(key)
         let site = site(key)
         guard recorder.mode == .describe else { return try recorder.make(type, at: site).value }
         let guides = guides.guides(for: key)
@@ -49,6 +52,7 @@ final class NodeCollector {
     /// A member the type may go without (`decodeIfPresent`): its schema only, no value.
     func optionalMember(_ key: String, _ type: any Decodable.Type) throws {
         lastMember = key
+        askedKeys.append(key)
         guard recorder.mode == .describe else { return }
         let guides = guides.guides(for: key)
         let node = try Self.rule(in: guides) ?? recorder.describe(type, at: site(key))
@@ -65,6 +69,7 @@ final class NodeCollector {
     /// A nested object the type decodes inline (`nestedContainer(keyedBy:forKey:)`).
     func nestedObject(_ key: String) -> NodeCollector {
         lastMember = key
+        askedKeys.append(key)
         let collector = NodeCollector(owner: "\(owner).\(key)", guides: GuideTable(), recorder: recorder)
         nested.append((key, collector))
         return collector

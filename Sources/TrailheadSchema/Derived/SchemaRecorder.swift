@@ -31,6 +31,8 @@ final class SchemaRecorder {
     private var definitionNames: [ObjectIdentifier: String] = [:]
     private(set) var definitions: [(name: String, node: JSONObject)] = []
     private(set) var mode = Mode.describe
+    /// The members the outermost type asked for, in order.
+    private(set) var rootKeys: [String] = []
     /// The first refusal; kept because a type's `init(from:)` may swallow the error thrown for it.
     private(set) var failure: SchemaDerivationError?
 
@@ -95,6 +97,13 @@ final class SchemaRecorder {
         return try structure(type, at: site)
     }
 
+    /// A placeholder value of `type` and the members it decodes, in order; nil when none can be made.
+    static func placeholder<T: Decodable>(of type: T.Type) -> (value: T, keys: [String])? {
+        let recorder = SchemaRecorder(rootName: name(type))
+        guard let value = try? recorder.placeholder(type, at: .init(owner: name(type), member: "")) else { return nil }
+        return (value, recorder.rootKeys)
+    }
+
     /// A value of `type` only (its schema is written by hand).
     func placeholder<T: Decodable>(_ type: T.Type, at site: Site) throws -> T {
         let saved = mode
@@ -122,6 +131,7 @@ final class SchemaRecorder {
             throw refuse(site, collector.refusalReason(for: error))
         }
         if failure != nil { throw Abort() }  // refused, but the type's init(from:) went on without the value
+        if stack.count == 1 { rootKeys = collector.askedKeys }
         guard mode == .describe else { return (value, [:]) }
         var node = try collector.node(at: site)
         if recursive.contains(id), id != root {

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// A value of `Value` still being generated, read through `Value`'s own members: each member is
+/// there once it has arrived (strings may still grow, arrays hold the items begun so far), typed
+/// and checked by the compiler:
+///
+///     for try await snapshot in stream {
+///         let title: String? = snapshot.content.days?.first?.title
+///     }
+///
+/// A `Generable` member reads as its own partial (`Partial<DayPlan>`), an array of them as an array
+/// of partials, any other member as its type, or nil while it cannot be decoded yet: an enum cut
+/// mid-word (`"foodAn"`) is nil until its last letter arrives, and never costs the snapshot. Each
+/// partial's `id` is where it is in the answer (`/days/0`), so an item keeps its identity while the
+/// stream appends to the array (what a list view needs). The default `Generable.PartiallyGenerated`.
+@dynamicMemberLookup
+public struct Partial<Value: Generable>: Sendable, Hashable, Identifiable, Decodable {
+    /// What has arrived of the value.
+    public let content: GeneratedContent
+    /// Where the value is in the answer, as a JSON pointer ("" for the answer itself).
+    public let id: String
+
+    public init(_ content: GeneratedContent, id: String = "") {
+        self.content = content
+        self.id = id
+    }
+
+    public init(from decoder: any Decoder) throws {
+        content = try GeneratedContent(from: decoder)
+        id = JSONPointer.make(decoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
+    }
+
+    /// The value, once what has arrived is a whole valid one.
+    public var complete: Value? { try? Value(content) }
+
+    // MARK: - Members
+
+    /// A member that is itself generable: its partial (for `String`, the text so far).
+    public subscript<Member: Generable>(dynamicMember member: KeyPath<Value, Member>) -> Member.PartiallyGenerated? {
+        self[member: member].flatMap { Member.partiallyGenerated(from: $0.content, id: $0.id) }
+    }
+
+    public subscript<Member: Generable>(dynamicMember member: KeyPath<Value, Member?>) -> Member.PartiallyGenerated? {
+        self[member: member].flatMap { $0.content.isNull ? nil : Member.partiallyGenerated(from: $0.content, id: $0.id) }
+    }
+
+    /// An array of generable items: the partial of each item begun so far.
+    public subscript<Element: Generable>(dynamicMember member: KeyPath<Value, [Element]>) -> [Element.PartiallyGenerated]? {
+        self[member: member].flatMap { Self.items(Element.self, $0) }
+    }
+
+    public subscript<Element: Generable>(dynamicMember member: KeyPath<Value, [Element]?>) -> [Element.PartiallyGenerated]? {
+        self[member: member].flatMap { Self.items(Element.self, $0) }
+    }
+
+    /// Any other member (a number, an enum, an array of them): its value once it decodes.
+    public subscript<Member: Decodable>(dynamicMember member: KeyPath<Value, Member>) -> Member? {
+        self[member: member].flatMap { try? $0.content.decode(as: Member.self) }
+    }
+
+    public subscript<Member: Decodable>(dynamicMember member: KeyPath<Value, Member?>) -> Member? {
+        self[member: member].flatMap { try? $0.content.decode(as: Member.self) }
+    }
+
+    /// The JSON of the member named by `member`, and its id.
+    private subscript(member member: AnyKeyPath) -> (content: GeneratedContent, id: String)? {
+        let key = PartialMembers.key(of: member, in: Value.self)
+        guard let value = content[key] else { return nil }
+        return (value, id + "/" + JSONPointer.escape(key))
+    }
+
+    private static func items<Element: Generable>(_ type: Element.Type, _ array: (content: GeneratedContent, id: String)) -> [Element.PartiallyGenerated]? {
+        guard let items = array.content.arrayValue else { return nil }
+        return items.enumerated().compactMap { index, item in Element.partiallyGenerated(from: item, id: array.id + "/" + String(index)) }
+    }
+}
+
+/// What `Generable` types streamed before `Partial`: the same view.
+public typealias PartiallyGeneratedContent<Value: Generable> = Partial<Value>
+
+extension Generable {
+    /// A snapshot of a value still being generated as this type's `PartiallyGenerated`: a
+    /// `Partial` always; a view written by hand decoded leniently (a member that does not decode
+    /// yet is nil, not the end of the snapshot), nil only when the content is not even an object of it.
+    public static func partiallyGenerated(from content: GeneratedContent, id: String = "") -> PartiallyGenerated? {
+        if let partial = PartiallyGenerated.self as? any PartialView.Type { return partial.init(content, id: id) as? PartiallyGenerated }
+        if PartiallyGenerated.self == GeneratedContent.self { return content as? PartiallyGenerated }
+        return try? GeneratedContentDecoder(lenient: true).decode(PartiallyGenerated.self, from: content)
+    }
+}
+
+/// `Partial`, whatever its value type.
+protocol PartialView { init(_ content: GeneratedContent, id: String) }
+
+extension Partial: PartialView {}
+
+/// Which JSON member a key path names: the property's name (read from the key path), mapped to
+/// its coding key when the two differ. Learned once per key path.
+enum PartialMembers {
+    /// A key path as a dictionary key (key paths are immutable, so sharing them is safe).
+    private struct Path: @unchecked Sendable, Hashable { let path: AnyKeyPath }
+
+    private static let keys = Mutex<[Path: String]>([:])
+
+    static func key<Value: Generable>(of member: AnyKeyPath, in type: Value.Type) -> String {
+        if let key = keys.withLock({ $0[Path(path: member)] }) { return key }
+        // "\Itinerary.days" names the property `days`.
+        let name = String(String(reflecting: member).split(separator: ".").last ?? "")
+        let key = codingKeys(of: type)[name] ?? name
+        keys.withLock { $0[Path(path: member)] = key }
+        return key
+    }
+
+    /// Property name → coding key, for the properties whose coding key is another name.
+    private static func codingKeys<Value: Generable>(of type: Value.Type) -> [String: String] {
+        guard let (value, keys) = SchemaRecorder.placeholder(of: type) else { return [:] }
+        let names = Mirror(reflecting: value).children.compactMap { $0.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } }
+        // Synthesized Codable decodes the properties in declaration order: the properties not
+        // named by a key pair with the keys not named by a property, in that order.
+        let unnamed = names.filter { !keys.contains($0) }
+        let unmatched = keys.filter { !names.contains($0) }
+        return Dictionary(zip(unnamed, unmatched).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+    }
+}

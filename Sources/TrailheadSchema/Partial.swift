@@ -13,10 +13,13 @@ import Synchronization
 /// mid-word (`"foodAn"`) is nil until its last letter arrives, and never costs the snapshot. Each
 /// partial's `id` is where it is in the answer (`/days/0`), so an item keeps its identity while the
 /// stream appends to the array (what a list view needs). The default `Generable.PartiallyGenerated`.
+///
+/// Members can be set too, which fills in a value member by member with the compiler checking
+/// each name (`itinerary.days = [day]`; nil removes a member).
 @dynamicMemberLookup
 public struct Partial<Value: Generable>: Sendable, Hashable, Identifiable, Decodable {
-    /// What has arrived of the value.
-    public let content: GeneratedContent
+    /// What has arrived of the value (an object of its members).
+    public private(set) var content: GeneratedContent
     /// Where the value is in the answer, as a JSON pointer ("" for the answer itself).
     public let id: String
 
@@ -24,6 +27,9 @@ public struct Partial<Value: Generable>: Sendable, Hashable, Identifiable, Decod
         self.content = content
         self.id = id
     }
+
+    /// No member yet: a value to fill in member by member (`itinerary.title = "Desert Days"`).
+    public init() { self.init([:]) }
 
     public init(from decoder: any Decoder) throws {
         content = try GeneratedContent(from: decoder)
@@ -34,32 +40,41 @@ public struct Partial<Value: Generable>: Sendable, Hashable, Identifiable, Decod
     public var complete: Value? { try? Value(content) }
 
     // MARK: - Members
+    //
+    // Each member reads as nil until it has arrived (or while it cannot decode), and setting nil
+    // removes it.
 
     /// A member that is itself generable: its partial (for `String`, the text so far).
     public subscript<Member: Generable>(dynamicMember member: KeyPath<Value, Member>) -> Member.PartiallyGenerated? {
-        self[member: member].flatMap { Member.partiallyGenerated(from: $0.content, id: $0.id) }
+        get { self[member: member].flatMap { Member.partiallyGenerated(from: $0.content, id: $0.id) } }
+        set { self[member: member] = newValue.map(Self.json) }
     }
 
     public subscript<Member: Generable>(dynamicMember member: KeyPath<Value, Member?>) -> Member.PartiallyGenerated? {
-        self[member: member].flatMap { $0.content.isNull ? nil : Member.partiallyGenerated(from: $0.content, id: $0.id) }
+        get { self[member: member].flatMap { $0.content.isNull ? nil : Member.partiallyGenerated(from: $0.content, id: $0.id) } }
+        set { self[member: member] = newValue.map(Self.json) }
     }
 
     /// An array of generable items: the partial of each item begun so far.
     public subscript<Element: Generable>(dynamicMember member: KeyPath<Value, [Element]>) -> [Element.PartiallyGenerated]? {
-        self[member: member].flatMap { Self.items(Element.self, $0) }
+        get { self[member: member].flatMap { Self.items(Element.self, $0) } }
+        set { self[member: member] = newValue.map { .array($0.map(Self.json)) } }
     }
 
     public subscript<Element: Generable>(dynamicMember member: KeyPath<Value, [Element]?>) -> [Element.PartiallyGenerated]? {
-        self[member: member].flatMap { Self.items(Element.self, $0) }
+        get { self[member: member].flatMap { Self.items(Element.self, $0) } }
+        set { self[member: member] = newValue.map { .array($0.map(Self.json)) } }
     }
 
     /// Any other member (a number, an enum, an array of them): its value once it decodes.
-    public subscript<Member: Decodable>(dynamicMember member: KeyPath<Value, Member>) -> Member? {
-        self[member: member].flatMap { try? $0.content.decode(as: Member.self) }
+    public subscript<Member: Codable>(dynamicMember member: KeyPath<Value, Member>) -> Member? {
+        get { self[member: member].flatMap { try? $0.content.decode(as: Member.self) } }
+        set { self[member: member] = newValue.map(Self.json) }
     }
 
-    public subscript<Member: Decodable>(dynamicMember member: KeyPath<Value, Member?>) -> Member? {
-        self[member: member].flatMap { try? $0.content.decode(as: Member.self) }
+    public subscript<Member: Codable>(dynamicMember member: KeyPath<Value, Member?>) -> Member? {
+        get { self[member: member].flatMap { try? $0.content.decode(as: Member.self) } }
+        set { self[member: member] = newValue.map(Self.json) }
     }
 
     /// The JSON of the member named by `member`, and its id.
@@ -69,9 +84,27 @@ public struct Partial<Value: Generable>: Sendable, Hashable, Identifiable, Decod
         return (value, id + "/" + JSONPointer.escape(key))
     }
 
+    /// Sets (or, with nil, removes) the member named by `member`.
+    private subscript(member member: AnyKeyPath) -> GeneratedContent? {
+        get { content[PartialMembers.key(of: member, in: Value.self)] }
+        set {
+            var members = content.objectValue ?? [:]
+            members[PartialMembers.key(of: member, in: Value.self)] = newValue
+            content = .object(members)
+        }
+    }
+
     private static func items<Element: Generable>(_ type: Element.Type, _ array: (content: GeneratedContent, id: String)) -> [Element.PartiallyGenerated]? {
         guard let items = array.content.arrayValue else { return nil }
         return items.enumerated().compactMap { index, item in Element.partiallyGenerated(from: item, id: array.id + "/" + String(index)) }
+    }
+
+    /// The JSON of a member's value: a partial's content, or the value encoded.
+    private static func json(_ value: Any) -> GeneratedContent {
+        if let partial = value as? any PartialView { return partial.content }
+        if let content = value as? GeneratedContent { return content }
+        if let encodable = value as? any Encodable, let content = try? GeneratedContent(encoding: encodable) { return content }
+        preconditionFailure("\(type(of: value)) cannot be written into a Partial: it is neither a Partial nor Encodable")
     }
 }
 
@@ -90,7 +123,10 @@ extension Generable {
 }
 
 /// `Partial`, whatever its value type.
-protocol PartialView { init(_ content: GeneratedContent, id: String) }
+protocol PartialView {
+    init(_ content: GeneratedContent, id: String)
+    var content: GeneratedContent { get }
+}
 
 extension Partial: PartialView {}
 

@@ -102,4 +102,25 @@ import Testing
         #expect(view.title == "Ryokan")
         #expect(Handwritten.partiallyGenerated(from: "not an object") == nil)
     }
+
+    @Test func aPartialIsFilledInMemberByMember() throws {
+        var activity = Partial<Activity>()
+        activity.type = .sightseeing
+        activity.title = "Hidden Valley"
+        var day = Partial<DayPlan>()
+        day.title = "Rocks"
+        day.activities = [activity]
+        var itinerary = Partial<Itinerary>()
+        itinerary.title = "Desert Days"
+        itinerary.destinationName = "Joshua Tree"
+        #expect(itinerary.complete == nil)
+        itinerary.days = [day]
+        #expect(itinerary.content.jsonString == #"{"title":"Desert Days","destinationName":"Joshua Tree","days":[{"title":"Rocks","activities":[{"type":"sightseeing","title":"Hidden Valley"}]}]}"#)
+        #expect(itinerary.complete?.days.first?.activities.first?.type == .sightseeing)
+        itinerary.title = nil
+        #expect(itinerary.content["title"] == nil, "nil removes the member")
+        var renamed = Partial<Renamed>()
+        renamed.name = "Trip"
+        #expect(renamed.content == ["title": "Trip"], "written under its coding key")
+    }
 }

@@ -107,7 +107,7 @@ struct EvalCommand: Command {
         let started = monotonicSeconds()
         let outcome = TripPlanRun(
             planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
-            recording: TripPlanRun.recording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
+            recording: PlanRecording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
         ).run()
         var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonicSeconds() - started)
         let entries = (try? TranscriptReader.read(path: path).entries) ?? []
@@ -154,7 +154,7 @@ struct EvalCommand: Command {
                     if let tool = output["tool"]?.stringValue, let result = output["result"] { facts.add(tool: tool, result: result) }
                 }
                 run.succeeded = true
-                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: tools)
+                run.evaluation = PlanEvaluation(itinerary: Partial(itinerary), request: request, facts: facts, plugins: tools)
             } else {
                 run.error = record["error"]?.stringValue ?? "no itinerary"
             }

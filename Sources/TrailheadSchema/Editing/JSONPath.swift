@@ -50,4 +50,22 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         edit.edit(at: self) { found.append($0) }
         return found
     }
+
+    /// The values the schemas at this path allow (their `enum`, or `const`), nil when they allow
+    /// any value of their type.
+    public func allowedValues(in schema: GeneratedContent) -> [GeneratedContent]? {
+        let nodes = schemas(in: schema)
+        guard !nodes.isEmpty else { return nil }
+        var values: [GeneratedContent] = []
+        for node in nodes {
+            if let listed = node["enum"]?.arrayValue {
+                values += listed.filter { !values.contains($0) }
+            } else if let constant = node["const"] {
+                if !values.contains(constant) { values.append(constant) }
+            } else {
+                return nil
+            }
+        }
+        return values
+    }
 }

@@ -28,9 +28,9 @@ import TrailheadModels
     @Test func aFieldBehindAReferenceIsNarrowedAsTheSetupCheckFoundIt() async throws {
         #expect(Route.generationSchema.json["properties"]?["stops"]?["items"] == ["$ref": "#/$defs/Stop"])
         let model = ScriptedModel(outputs: [
-            #"{"tool":"cities","arguments":{"region":"north"}}"#,
-            #"{"final":{"stops":[{"city":"Atlantis","detours":[]}]}}"#,  // not a city the tool returned
-            #"{"final":{"stops":[{"city":"Porto","detours":[]}]}}"#,
+            #"{"name":"cities","arguments":{"region":"north"}}"#,
+            #"{"answer":{"stops":[{"city":"Atlantis","detours":[]}]}}"#,  // not a city the tool returned
+            #"{"answer":{"stops":[{"city":"Porto","detours":[]}]}}"#,
         ], path: "grounding")
         let session = LanguageModelSession(
             model: model, tools: [Cities()], grounding: Grounding([.field("/stops/*/city", from: "cities", at: "/names/*")]))
@@ -48,9 +48,9 @@ import TrailheadModels
             "required": ["city"], "additionalProperties": false,
         ])
         let model = ScriptedModel(outputs: [
-            #"{"tool":"cities","arguments":{"region":"north"}}"#,
-            #"{"final":{"city":"Atlantis"}}"#,
-            #"{"final":{"city":"Lisbon"}}"#,
+            #"{"name":"cities","arguments":{"region":"north"}}"#,
+            #"{"answer":{"city":"Atlantis"}}"#,
+            #"{"answer":{"city":"Lisbon"}}"#,
         ], path: "grounding")
         let session = LanguageModelSession(model: model, tools: [Cities()], grounding: Grounding([.field("/city", from: "cities", at: "/names/*")]))
         let response = try await session.respond(to: "A city.", schema: answer)

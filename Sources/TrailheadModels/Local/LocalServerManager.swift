@@ -157,7 +157,7 @@ actor LocalServerManager {
         try FileManager.default.createDirectory(atPath: configuration.runDirectory, withIntermediateDirectories: true)
         let arguments = [
             "-m", located.model, "--host", "127.0.0.1", "--port", "\(port)", "-t", "\(configuration.threads)",
-            "-c", "\(configuration.contextSize)", "-np", "1", "--no-webui", "--alias", configuration.model.name,
+            "-c", "\(configuration.contextSize)", "-np", "1", "--no-webui", "--jinja", "--alias", configuration.model.name,
         ] + configuration.extraServerArguments
         appendToLog("\n== \(Date()) starting \(located.server) \(arguments.joined(separator: " "))\n")
         do {

@@ -5,7 +5,7 @@ import TrailheadSchema
 /// itinerary and what the tools returned (a transcript's tool outputs). Used for Trailhead's own
 /// plans and for a peer's, so both are judged alike.
 public struct PlanEvaluation: Sendable {
-    public struct Check: Sendable, Equatable {
+    public struct Check: Sendable, Equatable, Codable {
         public var name: String
         public var passed: Bool
         /// What was wrong, when it failed.

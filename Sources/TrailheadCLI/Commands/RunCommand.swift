@@ -40,7 +40,7 @@ struct RunCommand: Command {
         let prompt = arguments.positional("PROMPT")!
         let format = arguments.value(of: "format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("--format must be text or json, not '\(format)'") }
-        let schema = try arguments.value(of: "schema").map { try loadSchema(context.absolutePath($0)) }
+        let schema = try arguments.value(of: "schema").map { try SchemaCheckCommand.loadSchema($0, context: context) }
         let mode = arguments.value(of: "tool-calling").map(ToolCallingMode.init(parsing:))
         let maximumTurns = try arguments.value(of: "max-turns").map { text in
             guard let value = Int(text), (1...50).contains(value) else { throw UsageError("--max-turns must be an integer from 1 to 50, not '\(text)'") }
@@ -73,7 +73,7 @@ struct RunCommand: Command {
             return .noModel
         }
 
-        let transcriptPath = arguments.value(of: "transcript").map(context.absolutePath) ?? defaultTranscriptPath(home: home)
+        let transcriptPath = arguments.value(of: "transcript").map(context.absolutePath) ?? CommonOptions.newTranscriptPath(home: home, naming: "run")
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
         let trace = try arguments.value(of: "trace").map { path throws(CommandError) in
@@ -149,21 +149,5 @@ struct RunCommand: Command {
         var usage: TrailheadAgent.Usage
         var model: String
         var streamed = false
-    }
-
-    static func loadSchema(_ path: String) throws -> GenerationSchema {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read the schema \(path)", exitCode: .usage) }
-        do {
-            return try GenerationSchema(json: try GeneratedContent(json: String(decoding: data, as: UTF8.self)))
-        } catch {
-            throw CommandError("\(path): not a schema Trailhead can use: \(error)", exitCode: .usage)
-        }
-    }
-
-    static func defaultTranscriptPath(home: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "\(home)/runs/\(formatter.string(from: Date()))-run.jsonl"
     }
 }

@@ -14,6 +14,9 @@ public struct Guide: Sendable, Hashable {
         case anyOf([String])
         case count(minimum: Int?, maximum: Int?)
         case range(minimum: Double?, maximum: Double?)
+        case exclusiveRange(minimum: Double?, maximum: Double?)
+        case length(minimum: Int?, maximum: Int?)
+        case defaultValue(GeneratedContent)
         case pattern(String)
         case words(ClosedRange<Int>, wordLength: Int)
         case element([Guide])
@@ -51,6 +54,24 @@ public struct Guide: Sendable, Hashable {
     public static func minimum(_ value: Double) -> Guide { Guide(kind: .range(minimum: value, maximum: nil)) }
 
     public static func maximum(_ value: Double) -> Guide { Guide(kind: .range(minimum: nil, maximum: value)) }
+
+    /// A number greater than `value` (not equal to it).
+    public static func exclusiveMinimum(_ value: Double) -> Guide { Guide(kind: .exclusiveRange(minimum: value, maximum: nil)) }
+
+    /// A number less than `value` (not equal to it).
+    public static func exclusiveMaximum(_ value: Double) -> Guide { Guide(kind: .exclusiveRange(minimum: nil, maximum: value)) }
+
+    /// A string of at least `count` characters. For what a model writes, bound words instead
+    /// (`words(_:)`): a bound in characters makes constrained sampling crawl. For arguments a
+    /// program checks, it is the right guard.
+    public static func minimumLength(_ count: Int) -> Guide { Guide(kind: .length(minimum: count, maximum: nil)) }
+
+    /// A string of at most `count` characters (see `minimumLength(_:)`).
+    public static func maximumLength(_ count: Int) -> Guide { Guide(kind: .length(minimum: nil, maximum: count)) }
+
+    /// The value a tool takes when the member is left out (an annotation: the schema says so, the
+    /// tool does it).
+    public static func defaultValue(_ value: GeneratedContent) -> Guide { Guide(kind: .defaultValue(value)) }
 
     /// A string matching `regex` (ECMA-262, as JSON Schema's `pattern`).
     public static func pattern(_ regex: String) -> Guide { Guide(kind: .pattern(regex)) }

@@ -51,6 +51,16 @@ struct GuideApplication {
             }
             if let minimum { node["minimum"] = .number(minimum) }
             if let maximum { node["maximum"] = .number(maximum) }
+        case .exclusiveRange(let minimum, let maximum):
+            try expect(type == "integer" || type == "number", guide, "a number", node)
+            if let minimum { node["exclusiveMinimum"] = .number(minimum) }
+            if let maximum { node["exclusiveMaximum"] = .number(maximum) }
+        case .length(let minimum, let maximum):
+            try expect(type == "string" && node["enum"] == nil, guide, "a string", node)
+            if let minimum { node["minLength"] = .number(Double(minimum)) }
+            if let maximum { node["maxLength"] = .number(Double(maximum)) }
+        case .defaultValue(let value):
+            node["default"] = value
         case .element(let guides):
             try expect(type == "array", guide, "an array", node)
             let items = node["items"]?.objectValue ?? [:]
@@ -96,6 +106,9 @@ extension Guide {
         case .anyOf: ".anyOf"
         case .count: ".count"
         case .range: ".range"
+        case .exclusiveRange: ".exclusiveMinimum"
+        case .length: ".maximumLength"
+        case .defaultValue: ".defaultValue"
         case .pattern: ".pattern"
         case .words: ".words"
         case .element: ".element"

@@ -73,8 +73,8 @@ struct SchemaDerivationBench: Benchmark {
         print("| the seed's Itinerary (4 types, guides) | time |")
         print("|---|---|")
         print(String(format: "| first use of a type: schema recorded (median of %d types) | %.1f µs |", types, percentile(firstUses, 0.5) * 1e6))
-        print(String(format: "| each later use (what a response pays), derived | %.3f µs |", derived * 1e6))
-        print(String(format: "| each later use, schema written by hand (static let) | %.3f µs |", handWritten * 1e6))
+        print(String(format: "| each later use (what a response pays), derived | %.0f ns |", derived * 1e9))
+        print(String(format: "| each later use, schema written by hand (static let) | %.0f ns |", handWritten * 1e9))
         print(String(format: "| validating one answer against it (for scale) | %.1f µs |", validation * 1e6))
         print(String(format: "Recording costs %.0f× a later use: once per type, not per response.", percentile(firstUses, 0.5) / derived))
     }

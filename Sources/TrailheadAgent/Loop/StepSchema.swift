@@ -66,7 +66,9 @@ struct StepSchema: Sendable {
     var json: GeneratedContent {
         if !wrapsFinal, let final { return final }
         let keys = Self.keys
-        let toolBranches = tools.map(Self.branch)
+        // Schemas with `$ref`s (a recursive answer, say) are kept whole under the step's `$defs`.
+        var embedding = SchemaEmbedding()
+        let toolBranches = tools.map { Self.branch(ToolBranch(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name))) }
         let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
         var branches = minimumCalls > 1 || callList ? [] : toolBranches
         let counted = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"].flatMap { $0.isEmpty ? nil : $0 }
@@ -89,8 +91,8 @@ struct StepSchema: Sendable {
             ]
             branches.append(keys.calls.map { Self.object([$0: array]) } ?? array)
         }
-        if let final { branches.append(Self.object([keys.final: final])) }
-        return branches.count == 1 ? branches[0] : ["anyOf": .array(branches)]
+        if let final { branches.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
+        return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
     }
 
     private static func branch(_ tool: ToolBranch) -> GeneratedContent {

@@ -71,6 +71,19 @@ struct StepSchema: Sendable {
         let toolBranches = tools.map { Self.branch(ToolBranch(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name))) }
         let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
         var branches = minimumCalls > 1 || callList ? [] : toolBranches
+        if let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"], maximumCalls > 1, !toolBranches.isEmpty {
+            // One call, and another after it under `chainKey` while the model wants more.
+            let chained = toolBranches.map { branch -> GeneratedContent in
+                guard case .object(var object) = branch, case .object(var properties)? = object["properties"] else { return branch }
+                properties[chainKey] = ["$ref": "#/$defs/call"]
+                object["properties"] = .object(properties)
+                return .object(object)
+            }
+            var root: [GeneratedContent] = [["$ref": "#/$defs/call"]]
+            if let final { root.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
+            let document: GeneratedContent = ["$defs": ["call": chained.count == 1 ? chained[0] : ["anyOf": .array(chained)]], "anyOf": .array(root)]
+            return embedding.adding(to: document)
+        }
         let counted = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"].flatMap { $0.isEmpty ? nil : $0 }
         if let countKey = counted, let callsKey = keys.calls, maximumCalls > 1, !toolBranches.isEmpty {
             // Say how many calls first, then make exactly that many.
@@ -124,8 +137,16 @@ enum Step: Sendable, Equatable {
             let requests = calls.compactMap(ToolCallRequest.init)
             guard requests.count == calls.count, !requests.isEmpty else { return nil }
             self = .call(requests)
-        } else if let request = ToolCallRequest(content) {
-            self = .call([request])
+        } else if var request = ToolCallRequest(content) {
+            var requests = [request]
+            // A chain of calls (`{"name": …, "arguments": …, "and": {…}}`), when the step offers one.
+            var link = content
+            while let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"], let next = link[chainKey], let call = ToolCallRequest(next) {
+                requests.append(call)
+                link = next
+                request = call
+            }
+            self = .call(requests)
         } else {
             return nil
         }

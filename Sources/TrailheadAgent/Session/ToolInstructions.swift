@@ -44,6 +44,9 @@ struct ToolInstructions {
             lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer {\"\(countKey)\": N, \"\(keys.calls ?? "calls")\": [\(call), …]} with N calls, one for each thing the request asks.")
         case "8":
             lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer \(several) with one call for each thing the request asks.")
+        case "9":
+            let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"] ?? "and"
+            lines.append("To call a tool, answer \(call); to call another as well, add \"\(chainKey)\": \(call) at its end, once for each further thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
         case "4":
             lines.append("To call tools, answer \(several) with one call for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
         case "5":

@@ -11,7 +11,7 @@ public struct AgentCommand: Command {
             3 no model available.
             """,
         subcommands: [
-            PlanCommand.self, EvalCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self, ModelCommand.self,
+            PlanCommand.self, EvalCommand.self, ServeCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self, ModelCommand.self,
             DoctorCommand.self, GeodataCommand.self, SchemaCommand.self,
         ])
 

@@ -54,6 +54,12 @@ public final class ScriptedModel: LanguageModel, Sendable {
 
     public var availability: ModelAvailability { get async { .available } }
 
+    /// The same script, starting after its first `count` outputs: a conversation resumed from a
+    /// transcript that already holds `count` model turns replays what comes next.
+    public func skipping(_ count: Int) -> ScriptedModel {
+        ScriptedModel(outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize)
+    }
+
     /// How many outputs have been replayed.
     public var used: Int { next.current }
 

@@ -1,0 +1,104 @@
+import TrailheadModels
+import TrailheadSchema
+
+extension LanguageModelSession {
+    /// A session that continues a stored conversation, as Foundation Models'
+    /// `LanguageModelSession(model:tools:transcript:)`: the model reads everything the
+    /// transcript's complete responses said (its instructions as they were then, each prompt, its
+    /// own turns, the tools' results as summarized by the session's configuration), and the next
+    /// `respond` goes on from there. Entries after the last complete response — a response cut
+    /// off by a crash or an error — stay in `transcript` but are not shown to the model.
+    ///
+    /// The instructions of a transcript that has them win over `instructions` (the conversation
+    /// began with them); tools, grounding and configuration are this session's.
+    public convenience init(
+        model: some LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: Instructions? = nil,
+        grounding: Grounding = .none, transcript: Transcript
+    ) {
+        self.init(model: model, tools: tools, instructions: instructions, grounding: grounding)
+        let calls = transcript.entries.reduce(0) { count, entry in
+            if case .toolCall = entry { return count + 1 }
+            return count
+        }
+        state.withLock { state in
+            state.transcript = transcript
+            state.resumed = transcript.entries
+            state.calls = calls
+        }
+    }
+
+    /// Reads a resumed transcript into the conversation, once, before the first response.
+    func resumeConversation(summarize: @Sendable (String, GeneratedContent) -> GeneratedContent) {
+        state.withLock { state in
+            guard let entries = state.resumed else { return }
+            state.resumed = nil
+            state.conversation = Self.conversation(of: entries, summarize: summarize)
+        }
+    }
+
+    /// What the model read in the complete responses of `entries`: the messages the loop sent
+    /// and received, rebuilt in the loop's own words (`AgentLoop.feedback` for tool results).
+    static func conversation(
+        of entries: [Transcript.Entry], summarize: (String, GeneratedContent) -> GeneratedContent
+    ) -> [ChatMessage] {
+        var committed: [ChatMessage] = []
+        var pending: [ChatMessage] = []
+        // Calls of the current turn in the order the model made them, and their outputs by id.
+        var calls: [Transcript.ToolCall] = []
+        var outputs: [String: Transcript.ToolOutput] = [:]
+        var inPrompt = false
+
+        func flushCalls() {
+            guard !calls.isEmpty else { return }
+            let outcomes = calls.compactMap { call -> AgentStateMachine.ToolOutcome? in
+                guard let output = outputs[call.id] else { return nil }
+                return .init(call: ToolCallRequest(tool: call.tool, arguments: call.arguments), result: output.result, error: output.error)
+            }
+            calls = []
+            outputs = [:]
+            guard !outcomes.isEmpty else { return }
+            let feedback = AgentLoop.feedback(outcomes, summarize: summarize)
+            if inPrompt, let last = pending.last, last.role == .user {
+                // Prefetched calls: their results were appended to the prompt.
+                pending[pending.count - 1].content += "\n" + feedback
+            } else {
+                pending.append(.user(feedback))
+            }
+        }
+
+        for entry in entries {
+            switch entry {
+            case .instructions(let instructions):
+                if committed.isEmpty, pending.isEmpty { committed = [.system(instructions.text)] }
+            case .prompt(let prompt):
+                pending = [.user(prompt.text)]
+                calls = []
+                outputs = [:]
+                inPrompt = true
+            case .toolCall(let call):
+                if call.valid { calls.append(call) }
+            case .toolOutput(let output):
+                outputs[output.id] = output
+            case .modelTurn(let turn):
+                flushCalls()
+                inPrompt = false
+                pending.append(.assistant(turn.text))
+            case .repair(let repair):
+                flushCalls()
+                inPrompt = false
+                pending.append(.user(repair.message))
+            case .response:
+                flushCalls()
+                committed += pending
+                pending = []
+                inPrompt = false
+            case .error, .cancelled:
+                pending = []
+                calls = []
+                outputs = [:]
+                inPrompt = false
+            }
+        }
+        return committed
+    }
+}

@@ -35,6 +35,8 @@ struct AgentRunner: Sendable {
         var model: String
         /// Entries the session's transcript holds after this response.
         var entries: Int
+        /// Writes to the store that found it unavailable and were tried again.
+        var storeRetries: Int
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -130,7 +132,7 @@ struct AgentRunner: Sendable {
         do { try await recorder.flush(timeout: storeTimeout) } catch { throw .store(error) }
         let text = outcome.content.stringValue ?? outcome.content.jsonString
         return Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
-                      model: outcome.model, entries: recorder.written)
+                      model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
     }
 
     private func configure(_ session: LanguageModelSession, recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void) {

@@ -135,7 +135,7 @@ extension AgentServer {
     /// answer as JSON.
     static func trailhead(_ answer: AgentRunner.Answer) -> GeneratedContent {
         ["session": .string(answer.session), "turns": .number(Double(answer.turns)), "model": .string(answer.model), "answer": answer.content,
-         "entries": .number(Double(answer.entries))]
+         "entries": .number(Double(answer.entries)), "storeRetries": .number(Double(answer.storeRetries))]
     }
 }
 

@@ -89,10 +89,30 @@ struct ServeCommand: Command {
         }
     }
 
+    /// One model, or a fleet: `A,B,…`, each `SPEC` or `SPEC*SLOTS` (the managed local model's
+    /// slots are its own; an HTTP endpoint has 4 unless told).
     static func makeModels(_ text: String, apiKeyVariable: String?) throws(CommandError) -> ModelSource {
         do {
             if text.hasPrefix("scripted:") { return .scripted(try ScriptedModel(path: String(text.dropFirst("scripted:".count)))) }
-            return .shared(try ModelSpecifier.model(text, apiKeyEnvironmentVariable: apiKeyVariable))
+            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            var members: [ModelFleet.Member] = []
+            for part in parts {
+                var spec = part
+                var slots: Int?
+                if let star = part.lastIndex(of: "*") {
+                    guard let count = Int(part[part.index(after: star)...]), (1...256).contains(count) else {
+                        throw CommandError("--model: '\(part)': the slots after * must be a number from 1 to 256", exitCode: .usage)
+                    }
+                    slots = count
+                    spec = String(part[..<star])
+                }
+                let model = try ModelSpecifier.model(spec, apiKeyEnvironmentVariable: apiKeyVariable)
+                members.append(.init(model, slots: slots ?? (model as? LocalModel)?.configuration.parallelSlots ?? 4))
+            }
+            guard members.count > 1 else { return .shared(members[0].model) }
+            return .shared(ModelFleet(members))
+        } catch let error as CommandError {
+            throw error
         } catch {
             throw CommandError("--model: \(error)", exitCode: .usage)
         }

@@ -9,6 +9,8 @@ let benchmarks: [any Benchmark] = [
     ToolCallBench(),
     ModelBench(),
     SessionBench(),
+    ServeLoadBench(),
+    ConcurrencyBench(),
     LlamaBuildBench(),
     GrammarBench(),
     GeoIndexBench(),

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TrailheadAgent
 import TrailheadModels
+import TrailheadPostgres
 import TrailheadSchema
 import TrailheadServer
 import TrailheadSupport
@@ -30,7 +31,24 @@ struct ServeLoadBench: Benchmark {
         defer { registry.shutdown() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-serve-load-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try FileSessionStore(folder: folder)
+        try run(store: try FileSessionStore(folder: folder), registry: registry)
+        // The same through PostgreSQL, when its server is installed: a throwaway cluster.
+        let postgres: ThrowawayPostgres?
+        do { postgres = try ThrowawayPostgres() } catch {
+            print("(PostgreSQL store not measured: \(error))")
+            postgres = nil
+        }
+        if let postgres {
+            let store = try PostgresSessionStore(url: postgres.url, connections: 8)
+            try store.migrate()
+            print()
+            try run(store: store, registry: registry)
+        } else {
+            return
+        }
+    }
+
+    private func run(store: any SessionStore, registry: ToolRegistry) throws {
         let agent = try AgentSpec.parse([
             "agents": [["name": "free-days", "instructions": "You tell the user which days their calendar leaves free.", "tools": ["calendarFreeDays"], "maxTurns": 4]],
         ])
@@ -165,4 +183,44 @@ struct ServeLoadBench: Benchmark {
 struct ServeProcessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A PostgreSQL cluster for one benchmark run (as the tests make theirs): initdb in a temporary
+/// folder, as the postgres user when run as root, on a free port of 127.0.0.1.
+final class ThrowawayPostgres {
+    static let binaries = "/usr/lib/postgresql/15/bin"
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-bench-pg-\(UUID().uuidString.prefix(8))").path
+    let port: Int
+    var url: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else { throw ServeProcessError("no initdb") }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if getuid() == 0, let user = getpwnam("postgres") { _ = chown(folder, user.pointee.pw_uid, user.pointee.pw_gid) }
+        port = try Self.freePort()
+        try run("initdb", ["-D", folder + "/data", "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+        // fsync stays on: the bench measures a store that keeps what it acknowledged.
+        try run("pg_ctl", ["start", "-D", folder + "/data", "-w", "-l", folder + "/log", "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1"])
+    }
+
+    /// A port free now (the probe socket is closed before the server binds it).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else { throw ServeProcessError("no free port") }
+        return port
+    }
+
+    deinit {
+        _ = try? run("pg_ctl", ["stop", "-D", folder + "/data", "-m", "immediate", "-w"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        let root = getuid() == 0
+        let done = try ChildProcess.run(
+            root ? "/usr/sbin/runuser" : Self.binaries + "/" + tool, (root ? ["-u", "postgres", "--", Self.binaries + "/" + tool] : []) + arguments,
+            options: .init(directory: folder), timeLimit: 120)
+        guard done.status == 0 else { throw ServeProcessError("\(tool) failed: \(done.stderr)") }
+    }
 }

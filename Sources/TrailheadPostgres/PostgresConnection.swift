@@ -25,8 +25,19 @@ final class PostgresConnection {
         var connectionLost: Bool
     }
 
-    /// Runs `sql` with text parameters `$1…` (no SQL is ever built from values).
+    /// Runs `sql` with text parameters `$1…` (no SQL is ever built from values). A connection
+    /// kept from before a server restart fails its next statement: that statement is tried
+    /// once more on a new connection (an insert that did commit then meets its own rows, which
+    /// the store recognises).
     func execute(_ sql: String, _ parameters: [String?] = []) throws(Failure) -> Result {
+        let reused = connection != nil
+        do { return try executeOnce(sql, parameters) } catch {
+            guard error.connectionLost, reused else { throw error }
+            return try executeOnce(sql, parameters)
+        }
+    }
+
+    private func executeOnce(_ sql: String, _ parameters: [String?]) throws(Failure) -> Result {
         let connection = try connected()
         var owned = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { owned.forEach { free($0) } }

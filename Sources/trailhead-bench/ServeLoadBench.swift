@@ -189,7 +189,8 @@ struct ServeProcessError: Error, CustomStringConvertible {
 /// folder, as the postgres user when run as root, on a free port of 127.0.0.1.
 final class ThrowawayPostgres {
     static let binaries = "/usr/lib/postgresql/15/bin"
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-bench-pg-\(UUID().uuidString.prefix(8))").path
+    /// In /tmp itself: the postgres user must reach it, and the socket path must stay short.
+    let folder = "/tmp/trailhead-bench-pg-\(UUID().uuidString.prefix(8))"
     let port: Int
     var url: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
 

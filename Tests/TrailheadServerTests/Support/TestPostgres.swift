@@ -22,7 +22,9 @@ final class TestPostgres {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
             throw SetupError(description: "no \(Self.binaries)/initdb: run `make setup` (Scripts/setup-system.sh installs postgresql-15)")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-pg-\(UUID().uuidString.prefix(8))").path
+        // In /tmp itself: the postgres user must reach it (a TMPDIR under /root would not let it), and
+        // the socket path must stay short.
+        folder = "/tmp/trailhead-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         port = try Self.freePort()
         if asRoot {

@@ -53,6 +53,24 @@ import TrailheadModels
         #expect(resumed.transcript.map(\.kind) == [.instructions, .prompt, .modelTurn, .response, .prompt, .prompt, .modelTurn, .response])
     }
 
+    @Test func earlierTurnsWithoutInstructionsGetTheSessionsOwnFirst() async throws {
+        // A chat-completions client sent one earlier exchange along.
+        let history = Transcript(entries: [
+            .prompt(.init(text: "Weather in Lisbon?")),
+            .modelTurn(.init(turn: 1, text: "Sunny.", parsed: nil, model: "client", tokensIn: nil, tokensOut: nil, latencyMs: 0)),
+            .response(.init(content: "Sunny.", turns: 1)),
+        ])
+        let model = Fixtures.RecordingModel(["No umbrella."])
+        let session = LanguageModelSession(model: model, instructions: "Be brief.", transcript: history)
+        _ = try await session.respond(to: "Umbrella?")
+        #expect(model.requests.first?.messages.map(\.content) == ["Be brief.", "Weather in Lisbon?", "Sunny.", "Umbrella?"])
+        #expect(session.transcript.map(\.kind) == [.prompt, .modelTurn, .response, .instructions, .prompt, .modelTurn, .response])
+        // And read back, the instructions recorded late still come first.
+        let again = LanguageModelSession(model: Fixtures.RecordingModel(["Yes."]), instructions: "Be brief.", transcript: session.transcript)
+        _ = try await again.respond(to: "Sure?")
+        #expect(again.transcript.filter { $0.kind == .instructions }.count == 1)
+    }
+
     @Test func aRecorderKeepsEntriesWhileTheStoreIsUnavailableAndWritesThemInOrder() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-store-\(UUID().uuidString)").path
         let store = FlakyStore(try FileSessionStore(folder: folder))

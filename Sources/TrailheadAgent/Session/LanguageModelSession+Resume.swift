@@ -28,12 +28,18 @@ extension LanguageModelSession {
     }
 
     /// Reads a resumed transcript into the conversation, once, before the first response.
+    /// A transcript without instructions (earlier turns a stateless client sent along) gets this
+    /// session's, recorded now, so the model reads them first as in any conversation.
     func resumeConversation(summarize: @Sendable (String, GeneratedContent) -> GeneratedContent) {
-        state.withLock { state in
-            guard let entries = state.resumed else { return }
+        let needsInstructions = state.withLock { state -> Bool in
+            guard let entries = state.resumed else { return false }
             state.resumed = nil
             state.conversation = Self.conversation(of: entries, summarize: summarize)
+            guard !state.conversation.isEmpty, state.conversation.first?.role != .system else { return false }
+            state.conversation.insert(.system(systemMessage), at: 0)
+            return true
         }
+        if needsInstructions { record(.instructions(.init(text: systemMessage, tools: toolNames))) }
     }
 
     /// What the model read in the complete responses of `entries`: the messages the loop sent
@@ -69,7 +75,8 @@ extension LanguageModelSession {
         for entry in entries {
             switch entry {
             case .instructions(let instructions):
-                if committed.isEmpty, pending.isEmpty { committed = [.system(instructions.text)] }
+                // First, or recorded after a client's earlier turns: either way the model read them first.
+                if committed.first?.role != .system { committed.insert(.system(instructions.text), at: 0) }
             case .prompt(let prompt):
                 pending = [.user(prompt.text)]
                 calls = []

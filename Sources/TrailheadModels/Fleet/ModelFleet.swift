@@ -82,10 +82,13 @@ public final class ModelFleet: LanguageModel {
             do {
                 defer { release(index) }
                 for try await event in members[index].model.generate(request) {
-                    if case .text = event { produced = true }
+                    switch event {
+                    case .text: produced = true
+                    // Counted before the consumer sees the end (it may look at the counts at once).
+                    case .completed: state.withLock { $0.served[index] += 1 }
+                    }
                     continuation.yield(event)
                 }
-                state.withLock { $0.served[index] += 1 }
                 return
             } catch {
                 if error is CancellationError || Task.isCancelled || produced { throw error }

@@ -83,7 +83,8 @@ test: build-tests
 	@Scripts/run-tests.sh
 
 # Benchmarks, on a release build. The -march=native builds are only for comparison with the
-# portable one (a build that does not run here is reported as such); the plan benchmark runs a
+# portable one (a build that does not run here is reported as such); tool calling is measured on
+# 30 cases of each BFCL category against two peers on the same llama-server; the plan benchmark runs a
 # peer (the OpenAI Agents SDK) on the same model and trips.
 bench: CONFIG = release
 bench: build
@@ -91,6 +92,8 @@ bench: build
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native without AMX (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native-noamx
 	$(BIN)/trailhead-bench all
+	$(STEP) "Python peers and BFCL (venv in the cache)" Scripts/setup-python.sh bench
+	$(BIN)/agent eval --bfcl --limit 30
 	Scripts/bench/plans.sh $(BIN)/agent
 
 clean:

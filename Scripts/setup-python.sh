@@ -10,8 +10,19 @@ if [ "${1:-}" = bench ]; then
   want="openai-agents==0.24.0"
   stamp="$VENV/.trailhead-bench-requirements"
 fi
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
+# The Berkeley Function Calling Leaderboard's data and AST checker (`agent eval --bfcl`), without its
+# dependencies: they include torch and every vendor SDK, and the checker needs none of them
+# (Scripts/bfcl/bfcl_worker.py). Pinned by version and sha256.
+bfcl="bfcl-eval==2026.3.23 --hash=sha256:3bb6dfa5f0c68ad403c9ec50b00db2bb3b4cc9b38ab1ff33f48fe30d853d3a0a"
+pins="$want"
+[ "${1:-}" = bench ] && pins="$want $bfcl"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pins" ]; then exit 0; fi
 [ -x "$PY" ] || { log "creating $VENV"; python3 -m venv "$VENV"; }
 log "installing $want"
 "$PY" -m pip install --quiet $want
-echo "$want" > "$stamp"
+if [ "${1:-}" = bench ]; then
+  requirements="$VENV/.bfcl-requirements.txt"
+  echo "$bfcl" > "$requirements"
+  "$PY" -m pip install --quiet --no-deps --require-hashes -r "$requirements"
+fi
+echo "$pins" > "$stamp"

@@ -7,14 +7,17 @@ extension GenerationSchema {
     ///
     ///     {title: string, days: [{date: string matching /^\d{4}-\d{2}-\d{2}$/,
     ///      activities: [{name: string, category: "hike" | "viewpoint"}] 1 to 3 items}] exactly 3 items}
-    public var promptDescription: String {
+    public var promptDescription: String { promptDescription(describing: true) }
+
+    /// `promptDescription`, with the schema's descriptions (`describing`) or only its shape.
+    public func promptDescription(describing: Bool) -> String {
         let nodes = compiled.nodes
         var referenceCounts: [Int: Int] = [:]
         for node in nodes { if let ref = node.ref { referenceCounts[ref, default: 0] += 1 } }
         let shared = Set(referenceCounts.filter { $0.value > 1 && $0.key != 0 }.keys)
-        var firstPass = PromptRenderer(nodes: nodes, named: shared)
+        var firstPass = PromptRenderer(nodes: nodes, named: shared, describing: describing)
         _ = firstPass.renderDocument()
-        var renderer = PromptRenderer(nodes: nodes, named: shared.union(firstPass.recursive))
+        var renderer = PromptRenderer(nodes: nodes, named: shared.union(firstPass.recursive), describing: describing)
         return renderer.renderDocument()
     }
 }
@@ -28,11 +31,14 @@ struct PromptRenderer {
     private(set) var recursive: Set<Int> = []
     private var stack: [Int] = []
     private var definitionQueue: [Int] = []
+    /// Whether descriptions are written (as `/* … */`).
+    let describing: Bool
     private static let descriptionLimit = 100
 
-    init(nodes: [SchemaNode], named: Set<Int>) {
+    init(nodes: [SchemaNode], named: Set<Int>, describing: Bool = true) {
         self.nodes = nodes
         self.named = named
+        self.describing = describing
     }
 
     func label(_ index: Int) -> String {
@@ -94,7 +100,7 @@ struct PromptRenderer {
         if let not = node.not { parts.append("not " + render(not)) }
         var text = parts.isEmpty ? "any" : parts.joined(separator: " & ")
         if let defaultValue = node.defaultValue { text += " (default \(Describe.brief(defaultValue, limit: 30)))" }
-        if let description = node.description ?? node.title, !description.isEmpty {
+        if describing, let description = node.description ?? node.title, !description.isEmpty {
             let short = description.count > Self.descriptionLimit ? description.prefix(Self.descriptionLimit) + "…" : Substring(description)
             text += " /* \(short.replacingOccurrences(of: "*/", with: "* /")) */"
         }

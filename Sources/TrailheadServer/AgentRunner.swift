@@ -57,17 +57,12 @@ struct AgentRunner: Sendable {
 
     /// Earlier turns of a conversation a client sends whole (chat completions), as the transcript
     /// entries the agent would have written: each user message a prompt, each answer a model turn
-    /// (in the step protocol's `{"final": …}` when the agent has tools) and a response.
+    /// (in the step protocol's words when the agent has tools) and a response.
     func history(_ turns: [(user: String, assistant: String)], agent name: String) -> [Transcript.Entry] {
         guard let agent = agents[name] else { return [] }
         return turns.flatMap { turn -> [Transcript.Entry] in
             let content: GeneratedContent = agent.answer != nil ? ((try? GeneratedContent(json: turn.assistant)) ?? .string(turn.assistant)) : .string(turn.assistant)
-            let text = agent.tools.isEmpty ? (content.stringValue ?? content.jsonString) : GeneratedContent.object(["final": content]).jsonString
-            return [
-                .prompt(.init(text: turn.user)),
-                .modelTurn(.init(turn: 1, text: text, parsed: try? GeneratedContent(json: text), model: "client", tokensIn: nil, tokensOut: nil, latencyMs: 0)),
-                .response(.init(content: content, turns: 1)),
-            ]
+            return LanguageModelSession.exchange(prompt: turn.user, answer: content, withTools: !agent.tools.isEmpty)
         }
     }
 

@@ -134,7 +134,7 @@ public struct TripPlanner: Sendable {
             "Write in plain words; a note gives one piece of advice about its place."
             // The shape, with descriptions in place of content: given a real example, the 1.5B model
             // copied its notes into every day (measured).
-            "The answer's shape (one day): {\"final\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<short advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<short advice for that place>\"}]}]}}"
+            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<short advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<short advice for that place>\"}]}]}}"
         }
     }
 

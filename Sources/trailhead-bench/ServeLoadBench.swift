@@ -20,9 +20,9 @@ struct ServeLoadBench: Benchmark {
 
     /// A conversation's two responses: a call of the calendar, an answer; then an answer.
     static let script = [
-        #"{"tool":"calendarFreeDays","arguments":{"start":"2026-12-01","end":"2026-12-14"}}"#,
-        #"{"final":"You are free on Sunday 6 December and Saturday 12 December."}"#,
-        #"{"final":"The weekend of the 12th is free too."}"#,
+        LanguageModelSession.stepText(calling: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-14"]),
+        LanguageModelSession.stepText(answering: "You are free on Sunday 6 December and Saturday 12 December."),
+        LanguageModelSession.stepText(answering: "The weekend of the 12th is free too."),
     ]
 
     func run() throws {

@@ -49,7 +49,7 @@ struct SessionBench: Benchmark {
     }
 
     func run() throws {
-        let outputs = [#"{"tool":"weather","arguments":{"city":"Porto"}}"#, #"{"final":{"umbrella":true,"reason":"It rains in Porto today."}}"#]
+        let outputs = [#"{"name":"weather","arguments":{"city":"Porto"}}"#, #"{"answer":{"umbrella":true,"reason":"It rains in Porto today."}}"#]
         let responses = 300
         let (bare, session) = try blocking {
             // The bare model: the same two turns, streamed and consumed.

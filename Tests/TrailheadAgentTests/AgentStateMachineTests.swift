@@ -42,7 +42,7 @@ import TripPlanner
 
     /// A final answer visiting `places` in turn, one a day.
     func final(dates: [String], places: [String] = ["Barker Dam Nature Trail", "Skull Rock Nature Trail"]) -> GeneratedContent {
-        ["final": [
+        ["answer": [
             "title": "Desert Days", "destination": "Joshua Tree National Park", "description": "Rocks and stars in the desert.",
             "rationale": "Both days are free this month.",
             "days": .array(dates.enumerated().map { index, date in
@@ -55,8 +55,8 @@ import TripPlanner
         var m = machine()
         guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
         let branches = schema["anyOf"]?.arrayValue ?? []
-        #expect(branches.count == 2)
-        #expect(!schema.jsonString.contains("\"final\""))
+        #expect(branches.count == 3, "one branch per tool and one with several calls")
+        #expect(!schema.jsonString.contains("\"answer\""))
     }
 
     @Test func finalBeforeToolsAnsweredIsRepaired() {
@@ -72,11 +72,11 @@ import TripPlanner
         var m = machine()
         _ = m.start()
         let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
-        #expect(m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "") == .runTools(turn: 1, calls: [cal]))
+        #expect(m.modelAnswered(["name": "calendarFreeDays", "arguments": cal.arguments], text: "") == .runTools(turn: 1, calls: [cal]))
         guard case .generate(2, let schema2, false) = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)]) else { Issue.record("expected generate"); return }
-        #expect(!schema2.jsonString.contains("\"final\""), "POIs are still missing")
+        #expect(!schema2.jsonString.contains("\"answer\""), "POIs are still missing")
         let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
-        #expect(m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 2, calls: [poi]))
+        #expect(m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 2, calls: [poi]))
         guard case .generate(3, let schema3, false) = m.toolsFinished([.init(call: poi, result: places, error: nil)]) else { Issue.record("expected generate"); return }
         // The final branch is offered, with dates and places narrowed to the tools' values.
         let step = try GenerationSchema(json: schema3)
@@ -89,14 +89,14 @@ import TripPlanner
     @Test func invalidArgumentsUnknownToolsAndRepeatsAreFedBack() {
         var m = machine()
         _ = m.start()
-        guard case .repair(_, let badArgs, _, _) = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": ["landmark": "X", "limit": 500]], text: "") else { Issue.record("expected repair"); return }
+        guard case .repair(_, let badArgs, _, _) = m.modelAnswered(["name": "findPointsOfInterest", "arguments": ["landmark": "X", "limit": 500]], text: "") else { Issue.record("expected repair"); return }
         #expect(badArgs.contains("/limit"))
-        guard case .repair(_, let unknown, _, _) = m.modelAnswered(["tool": "weather", "arguments": [:]], text: "") else { Issue.record("expected repair"); return }
+        guard case .repair(_, let unknown, _, _) = m.modelAnswered(["name": "weather", "arguments": [:]], text: "") else { Issue.record("expected repair"); return }
         #expect(unknown.contains("unknown tool \"weather\""))
         let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "X"])
-        #expect(m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 3, calls: [poi]))
+        #expect(m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "") == .runTools(turn: 3, calls: [poi]))
         _ = m.toolsFinished([.init(call: poi, result: places, error: nil)])
-        guard case .repair(_, let repeated, _, _) = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "") else { Issue.record("expected repair"); return }
+        guard case .repair(_, let repeated, _, _) = m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "") else { Issue.record("expected repair"); return }
         #expect(repeated.contains("already have the result"))
         // The repeated tool leaves the step schema: the next turn cannot repeat it again.
         #expect(!m.offeredTools.contains("findPointsOfInterest"))
@@ -111,13 +111,13 @@ import TripPlanner
             grounding: GroundingGuard(rules: [], enabledTools: []))
         _ = m.start()
         let hike = ToolCallRequest(tool: "places", arguments: ["category": "hike"])
-        _ = m.modelAnswered(["tool": "places", "arguments": hike.arguments], text: "")
+        _ = m.modelAnswered(["name": "places", "arguments": hike.arguments], text: "")
         guard case .generate(2, let schema, _) = m.toolsFinished([.init(call: hike, result: ["results": []], error: nil)]) else {
             Issue.record("expected generate"); return
         }
         #expect(schema.jsonString.contains(#""enum":["museum"]"#), "\(schema.jsonString)")
         let museum = ToolCallRequest(tool: "places", arguments: ["category": "museum"])
-        _ = m.modelAnswered(["tool": "places", "arguments": museum.arguments], text: "")
+        _ = m.modelAnswered(["name": "places", "arguments": museum.arguments], text: "")
         _ = m.toolsFinished([.init(call: museum, result: ["results": []], error: nil)])
         #expect(m.offeredTools.isEmpty, "every category asked: only the answer is left")
     }
@@ -135,10 +135,10 @@ import TripPlanner
         var m = machine(maximumTurns: 2)
         _ = m.start()
         let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
-        _ = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "")
+        _ = m.modelAnswered(["name": "calendarFreeDays", "arguments": cal.arguments], text: "")
         guard case .generate(2, let schema, true) = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)]) else { Issue.record("expected final-only turn"); return }
-        #expect(schema["properties"]?["final"] != nil, "only the final branch: \(schema.jsonString.prefix(200))")
-        guard case .repair(_, let message, _, true) = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "") else { Issue.record("expected repair"); return }
+        #expect(schema["properties"]?["answer"] != nil, "only the final branch: \(schema.jsonString.prefix(200))")
+        guard case .repair(_, let message, _, true) = m.modelAnswered(["name": "calendarFreeDays", "arguments": cal.arguments], text: "") else { Issue.record("expected repair"); return }
         #expect(message.contains("final answer"))
     }
 
@@ -162,15 +162,15 @@ import TripPlanner
         var m = machine()
         _ = m.start()
         let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
-        _ = m.modelAnswered(["tool": "calendarFreeDays", "arguments": cal.arguments], text: "")
+        _ = m.modelAnswered(["name": "calendarFreeDays", "arguments": cal.arguments], text: "")
         _ = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)])
         let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Nowhere"])
-        _ = m.modelAnswered(["tool": "findPointsOfInterest", "arguments": poi.arguments], text: "")
+        _ = m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "")
         // The tool failed: the answer is offered anyway, and its places are not narrowed to nothing.
         guard case .generate(3, let schema, false) = m.toolsFinished([.init(call: poi, result: nil, error: "unknown landmark")]) else {
             Issue.record("expected generate"); return
         }
-        #expect(schema.jsonString.contains("\"final\""))
+        #expect(schema.jsonString.contains("\"answer\""))
     }
 
     @Test func aCallWhoseArgumentsAreFixedIsLeftOutOnceAnswered() throws {
@@ -204,6 +204,6 @@ import TripPlanner
         m.prefetched([.init(call: poi, result: self.places, error: nil)])
         #expect(m.offeredTools.isEmpty, "two places returned, two were enough")
         guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
-        #expect(schema["properties"]?["final"] != nil, "the answer is the only branch")
+        #expect(schema["properties"]?["answer"] != nil, "the answer is the only branch")
     }
 }

@@ -86,8 +86,8 @@ import TrailheadModels
 
     @Test func aToolIsCalledAndATypedAnswerComesBack() async throws {
         let model = RecordingModel([
-            #"{"tool":"weather","arguments":{"city":"Porto"}}"#,
-            #"{"final":{"umbrella":true,"reason":"It rains in Porto."}}"#,
+            #"{"name":"weather","arguments":{"city":"Porto"}}"#,
+            #"{"answer":{"umbrella":true,"reason":"It rains in Porto."}}"#,
         ])
         let session = LanguageModelSession(model: model, tools: [Weather()], instructions: "Help travellers.")
         let response = try await session.respond(to: "Do I need an umbrella in Porto?", generating: Advice.self)
@@ -102,14 +102,14 @@ import TrailheadModels
         // The model read the tool's result before answering, and the step protocol came from the session.
         let second = try #require(model.requests.last)
         #expect(second.messages.last?.content == #"weather returned: {"city":"Porto","sky":"rain"}"#)
-        #expect(second.messages.first?.content.contains("\"tool\": NAME") == true)
-        #expect(second.messages.first?.content.contains("- weather: Tells the weather of a city.") == true)
+        #expect(second.messages.first?.content.contains("\"name\": TOOL") == true)
+        #expect(second.messages.first?.content.contains("- weather(city: string): Tells the weather of a city.") == true)
     }
 
     @Test func aToolErrorIsReadByTheModelAndTheRunGoesOn() async throws {
         let model = RecordingModel([
-            #"{"tool":"weather","arguments":{"city":"Atlantis"}}"#,
-            #"{"final":{"umbrella":false,"reason":"No data for Atlantis."}}"#,
+            #"{"name":"weather","arguments":{"city":"Atlantis"}}"#,
+            #"{"answer":{"umbrella":false,"reason":"No data for Atlantis."}}"#,
         ])
         let session = LanguageModelSession(model: model, tools: [Weather()])
         let response = try await session.respond(to: "Umbrella in Atlantis?", generating: Advice.self)
@@ -139,8 +139,8 @@ import TrailheadModels
 
     @Test func streamingYieldsGrowingSnapshotsOfTheAnswerOnly() async throws {
         let model = RecordingModel([
-            #"{"tool":"weather","arguments":{"city":"Lisbon"}}"#,
-            #"{"final":{"umbrella":false,"reason":"Sunny all day in Lisbon."}}"#,
+            #"{"name":"weather","arguments":{"city":"Lisbon"}}"#,
+            #"{"answer":{"umbrella":false,"reason":"Sunny all day in Lisbon."}}"#,
         ])
         let session = LanguageModelSession(model: model, tools: [Weather()])
         let stream = session.streamResponse(to: "Umbrella in Lisbon?", generating: Advice.self)
@@ -166,7 +166,7 @@ import TrailheadModels
     // MARK: - Prefetching
 
     @Test func prefetchedCallsRunBeforeTheFirstTurnAndFailuresAreToldToTheModel() async throws {
-        let model = RecordingModel([#"{"final":{"umbrella":true,"reason":"Rain in Porto."}}"#])
+        let model = RecordingModel([#"{"answer":{"umbrella":true,"reason":"Rain in Porto."}}"#])
         let session = LanguageModelSession(model: model, tools: [Weather()])
         let response = try await session.respond(
             to: "Umbrella?", generating: Advice.self,
@@ -208,7 +208,7 @@ import TrailheadModels
             var city: String
             static let generationSchema = SchemaBuilder.object(properties: ["city": .string()]).declaredSchema
         }
-        let model = RecordingModel([#"{"tool":"weather","arguments":{"city":"Lisbon"}}"#, #"{"final":{"city":"Lisbon"}}"#])
+        let model = RecordingModel([#"{"name":"weather","arguments":{"city":"Lisbon"}}"#, #"{"answer":{"city":"Lisbon"}}"#])
         let session = LanguageModelSession(model: model, tools: [Weather()], grounding: Grounding([.field("/city", from: "weather", at: "/city")]))
         _ = try await session.respond(to: "Pick a city.", generating: Pick.self)
         let first = try #require(model.requests.first?.schema?.json.jsonString)
@@ -223,20 +223,20 @@ import TrailheadModels
     }
 
     @Test func aTurnCutAtTheTokenLimitIsInTheTranscript() async throws {
-        let model = RecordingModel([#"{"final":{"umbrella":true,"rea"#, #"{"final":{"umbrella":true,"reason":"Rain."}}"#])
+        let model = RecordingModel([#"{"answer":{"umbrella":true,"rea"#, #"{"answer":{"umbrella":true,"reason":"Rain."}}"#])
         model.finishReason = "length"
         let session = LanguageModelSession(model: model, tools: [Weather()])
         _ = try? await session.respond(to: "Umbrella?", generating: Advice.self)
         let turns = session.transcript.compactMap { entry -> Transcript.ModelTurn? in if case .modelTurn(let turn) = entry { turn } else { nil } }
         #expect(turns.first?.finishReason == "length")
-        #expect(turns.first?.text == #"{"final":{"umbrella":true,"rea"#)
+        #expect(turns.first?.text == #"{"answer":{"umbrella":true,"rea"#)
     }
 
     @Test func theTranscriptFileReadsBackAsTheSessionsTranscript() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let session = LanguageModelSession(
-            model: RecordingModel([#"{"tool":"weather","arguments":{"city":"Porto"}}"#, #"{"final":{"umbrella":true,"reason":"Rain."}}"#]),
+            model: RecordingModel([#"{"name":"weather","arguments":{"city":"Porto"}}"#, #"{"answer":{"umbrella":true,"reason":"Rain."}}"#]),
             tools: [Weather()])
         session.configuration.transcriptFile = try TranscriptWriter(path: path)
         _ = try await session.respond(to: "Umbrella?", generating: Advice.self)

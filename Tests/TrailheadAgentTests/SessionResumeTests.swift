@@ -13,9 +13,9 @@ import TrailheadModels
 
     @Test func aResumedSessionSendsTheModelTheSameConversationAsTheOriginal() async throws {
         let outputs = [
-            #"{"tool":"weather","arguments":{"city":"Porto"}}"#,
-            #"{"final":{"umbrella":true,"reason":"It rains in Porto."}}"#,
-            #"{"final":{"umbrella":false,"reason":"Lisbon is sunny."}}"#,
+            LanguageModelSession.stepText(calling: "weather", arguments: ["city": "Porto"]),
+            LanguageModelSession.stepText(answering: ["umbrella": true, "reason": "It rains in Porto."]),
+            LanguageModelSession.stepText(answering: ["umbrella": false, "reason": "Lisbon is sunny."]),
         ]
         let prefetch = [ToolCallRequest(tool: "weather", arguments: ["city": "Atlantis"])]
         // Given a session that answered twice…

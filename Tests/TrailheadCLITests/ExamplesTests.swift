@@ -37,8 +37,8 @@ final class ExamplesTests: XCTestCase {
             #"{"title":"Day \#(n) Of Rocks","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Hidden Valley","description":"Walk the easy loop trail."},{"type":"foodAndDining","title":"Crossroads Cafe","description":"Eat a hearty breakfast here."},{"type":"hotelAndLodging","title":"Jumbo Rocks Campground","description":"Sleep under the stars tonight."}]}"#
         }
         let outputs = [
-            #"{"tool":"findPointsOfInterest","arguments":{"pointOfInterest":"campground","naturalLanguageQuery":"quiet camp"}}"#,
-            #"{"final":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks, trees and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[\#(day(1)),\#(day(2)),\#(day(3))]}}"#,
+            #"{"name":"findPointsOfInterest","arguments":{"pointOfInterest":"campground","naturalLanguageQuery":"quiet camp"}}"#,
+            #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks, trees and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[\#(day(1)),\#(day(2)),\#(day(3))]}}"#,
         ]
         let result = try AgentProcess.run(
             ["Joshua Tree National Park", "--days", "3", "--model", "scripted:" + script(outputs)], environment: environment,
@@ -62,8 +62,8 @@ final class ExamplesTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meeting-\(UUID().uuidString).ics").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let outputs = [
-            #"{"tool":"calendarAddEvents","arguments":{"events":[{"summary":"Trail maintenance planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
-            #"{"final":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima","Ben Okafor"],"subject":"Trail maintenance planning","message":"Ana and Ben, let us plan the trail work on Monday morning."}}"#,
+            #"{"name":"calendarAddEvents","arguments":{"events":[{"summary":"Trail maintenance planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
+            #"{"answer":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima","Ben Okafor"],"subject":"Trail maintenance planning","message":"Ana and Ben, let us plan the trail work on Monday morning."}}"#,
         ]
         let result = try AgentProcess.run(
             ["Ana, Ben", "Trail maintenance planning", "--out", out, "--model", "scripted:" + script(outputs), "--yes"],
@@ -78,8 +78,8 @@ final class ExamplesTests: XCTestCase {
     func testTheMeetingSchedulerWritesNothingWithoutApproval() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("meeting-\(UUID().uuidString).ics").path
         let outputs = [
-            #"{"tool":"calendarAddEvents","arguments":{"events":[{"summary":"Planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
-            #"{"final":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima"],"subject":"Trail planning","message":"Ana, could we plan the trail work on Monday?"}}"#,
+            #"{"name":"calendarAddEvents","arguments":{"events":[{"summary":"Planning","start":"2026-12-21T10:00","end":"2026-12-21T11:00"}]}}"#,
+            #"{"answer":{"date":"2026-12-21","startTime":"10:00","attendees":["Ana Lima"],"subject":"Trail planning","message":"Ana, could we plan the trail work on Monday?"}}"#,
         ]
         let result = try AgentProcess.run(
             ["Ana", "Planning", "--out", out, "--model", "scripted:" + script(outputs)], input: "n\n", environment: environment,

@@ -31,7 +31,7 @@ final class PlanCommandTests: XCTestCase {
             }
             return #"{"activities":[\#(activities.joined(separator: ","))]}"#
         }
-        return GeneratedText(text: #"{"final":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"Both days are free for everyone.","days":[\#(plans.joined(separator: ","))]}}"#)
+        return GeneratedText(text: #"{"answer":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"Both days are free for everyone.","days":[\#(plans.joined(separator: ","))]}}"#)
     }
 
     func plan(_ script: String, tools: String = "calendar,contacts", companions: String? = "Ana, Ben", extra: [String] = []) throws -> (AgentProcess.Result, transcript: String) {
@@ -151,7 +151,7 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func testAModelThatRunsOutIsAFailureWithTheTranscriptKept() throws {
-        let (result, transcript) = try plan(try script([GeneratedText(text: #"{"final":"#)]))
+        let (result, transcript) = try plan(try script([GeneratedText(text: #"{"answer":"#)]))
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("the plan failed"), result.stderr)
         XCTAssertEqual(try kinds(transcript).last, "error")

@@ -22,7 +22,7 @@ final class StreamingItineraryTests: XCTestCase {
     ]
 
     func testEveryChunkingPrintsTheItineraryExactlyOnce() {
-        let text = (["final": itinerary] as GeneratedContent).jsonString
+        let text = (["answer": itinerary] as GeneratedContent).jsonString
         let expected = ItineraryFormat.text.render(itinerary)
         for size in [1, 3, 4, 7, 64, text.utf8.count] {
             let printed = CapturedText()
@@ -33,7 +33,7 @@ final class StreamingItineraryTests: XCTestCase {
             let bytes = Array(text.utf8)
             for start in stride(from: 0, to: bytes.count, by: size) {
                 try? parser.append(bytes: bytes[start..<min(start + size, bytes.count)])
-                if let snapshot = parser.snapshot()?["final"] { view.update(snapshot) }
+                if let snapshot = parser.snapshot()?["answer"] { view.update(snapshot) }
             }
             let streamedBeforeFinish = printed.text
             view.finish(itinerary)

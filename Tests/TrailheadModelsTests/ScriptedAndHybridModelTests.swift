@@ -27,17 +27,17 @@ final class ScriptedAndHybridModelTests: XCTestCase {
         let path = try temporaryFile(
             """
             {"kind":"instructions","text":"plan trips"}
-            {"kind":"modelTurn","text":"{\\"tool\\":\\"poi\\",\\"arguments\\":{}}","tokensIn":10}
+            {"kind":"modelTurn","text":"{\\"name\\":\\"poi\\",\\"arguments\\":{}}","tokensIn":10}
             {"kind":"toolOutput","output":{"result":1}}
-            {"kind":"modelTurn","text":"{\\"final\\":{\\"days\\":[]}}"}
+            {"kind":"modelTurn","text":"{\\"answer\\":{\\"days\\":[]}}"}
             """)
         let model = try ScriptedModel(path: path, chunkSize: 5)
         let first = try await texts(model)
-        XCTAssertEqual(first.response.text, #"{"tool":"poi","arguments":{}}"#)
+        XCTAssertEqual(first.response.text, #"{"name":"poi","arguments":{}}"#)
         XCTAssertEqual(first.chunks.joined(), first.response.text)
         XCTAssertTrue(first.chunks.count > 1 && first.chunks.allSatisfy { $0.count <= 5 })
         let second = try await texts(model)
-        XCTAssertEqual(second.response.text, #"{"final":{"days":[]}}"#)
+        XCTAssertEqual(second.response.text, #"{"answer":{"days":[]}}"#)
         do {
             _ = try await texts(model)
             XCTFail("must be exhausted")

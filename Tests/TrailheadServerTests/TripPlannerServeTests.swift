@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
 import XCTest
@@ -20,7 +21,7 @@ final class TripPlannerServeTests: XCTestCase {
             "title": "Desert rocks and stars", "description": "Three days of short trails and wide views.",
             "rationale": "Short trails suit a relaxed pace.", "days": .array(days),
         ]
-        try ServeFixtures.write(GeneratedContent.object(["text": .string(GeneratedContent.object(["final": draft]).jsonString)]).jsonString, to: folder + "/script.jsonl")
+        try ServeFixtures.write(GeneratedContent.object(["text": .string(LanguageModelSession.stepText(answering: draft))]).jsonString, to: folder + "/script.jsonl")
         let serve = try ServeProcess(["--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
 
         let request = #"{"landmark": "Joshua Tree National Park", "days": 3, "from": "2026-12-01", "to": "2026-12-31"}"#

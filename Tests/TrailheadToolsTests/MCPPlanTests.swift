@@ -34,7 +34,7 @@ import TrailheadSchema
     }
 
     private static let answer =
-        #"{"final":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#
+        #"{"answer":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#
 
     /// `agent plan` for two days at Joshua Tree with `tools` enabled, on the scripted model giving
     /// `outputs`: the command's outcome and the transcript's entries.
@@ -57,8 +57,8 @@ import TrailheadSchema
         let (plan, entries) = try plan(
             try installation(), tools: "poi,calendar,trail-conditions,crashing",
             outputs: [
-                #"{"tool":"explode","arguments":{}}"#,
-                #"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
+                #"{"name":"explode","arguments":{}}"#,
+                #"{"name":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#,
                 Self.answer,
             ])
         #expect(plan.status == 0, "\(plan.stderr)")
@@ -80,7 +80,7 @@ import TrailheadSchema
     @Test func aSingleToolOfAServerCanBeEnabledByName() throws {
         let (plan, entries) = try plan(
             try installation(), tools: "poi,calendar,trailConditions",
-            outputs: [#"{"tool":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#, Self.answer])
+            outputs: [#"{"name":"trailConditions","arguments":{"park":"Joshua Tree National Park","date":"2026-12-12"}}"#, Self.answer])
         #expect(plan.status == 0, "\(plan.stderr)")
         let offered = Set(entries.first { $0["kind"] == "instructions" }?["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         #expect(offered.contains("trailConditions") && offered.contains("findPointsOfInterest"), "\(offered)")

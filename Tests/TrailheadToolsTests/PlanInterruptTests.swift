@@ -18,7 +18,7 @@ import TrailheadSupport
             "fixture.json",
             manifest(plugin: "fixture", library: "libFixtureTool.so", sha256: try installation.sha256("libFixtureTool.so"), timeoutMs: 600_000,
                      tools: fixtureTools))
-        let script = try installation.script([#"{"tool":"crash","arguments":{}}"#, #"{"tool":"hang","arguments":{}}"#])
+        let script = try installation.script([#"{"name":"crash","arguments":{}}"#, #"{"name":"hang","arguments":{}}"#])
         let transcript = installation.root + "/run.jsonl"
         let agent = try ChildProcess(
             try BuildProducts.path("agent"), installation.planArguments(tools: "fixture", script: script, transcript: transcript),

@@ -69,14 +69,14 @@ import TrailheadSupport
     @Test func aPlanGoesOnWhenThePluginIsDenied() throws {
         // Given a plan whose model asks the prying plugin for a secret and for a socket…
         let setup = try Setup()
-        let final = #"{"final":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
+        let final = #"{"answer":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
             + [("Hidden Valley Nature Trail", "Keys View"), ("Barker Dam Nature Trail", "Skull Rock")].map {
                 #"{"activities":[{"place":"\#($0.0)","note":"An easy walk among the rocks."},{"place":"\#($0.1)","note":"Sunset over the valley."}]}"#
             }.joined(separator: ",") + "]}}"
         let script = try setup.installation.script([
-            #"{"tool":"read_file","arguments":{"path":"\#(setup.secret)"}}"#,
-            #"{"tool":"open_socket","arguments":{"family":"inet","port":9}}"#,
-            #"{"tool":"read_file","arguments":{"path":"\#(setup.readable)/notes.txt"}}"#,
+            #"{"name":"read_file","arguments":{"path":"\#(setup.secret)"}}"#,
+            #"{"name":"open_socket","arguments":{"family":"inet","port":9}}"#,
+            #"{"name":"read_file","arguments":{"path":"\#(setup.readable)/notes.txt"}}"#,
             final,
         ])
         let transcript = setup.installation.root + "/run.jsonl"

@@ -1,3 +1,4 @@
+import TrailheadModels
 import TrailheadSchema
 
 /// The agent loop's decisions, with no I/O: one method per event, each returning what to do.
@@ -16,41 +17,16 @@ import TrailheadSchema
 /// single value is left out once it has answered (asking again could only repeat it), and when no
 /// tool is left to call the final answer is offered whatever the grounding still lacks. With no
 /// tools at all the answer is not wrapped: the model writes the output schema itself.
-public struct AgentStateMachine: Sendable {
-    public struct Limits: Sendable {
-        public var maximumTurns: Int
-        public var maximumRepairs: Int
-        public var maximumRepeats: Int
-        public var maximumCallsPerTurn: Int
-        /// Fewest calls in a turn that calls tools (2 or more: several searches at once).
-        public var minimumCallsPerTurn: Int
-        /// Turns in which the model may call tools; after them only the answer is offered
-        /// (nil: no bound besides `maximumTurns`). Every turn costs a prompt and a decode.
-        public var maximumToolTurns: Int?
-        public init(
-            maximumTurns: Int = 10, maximumRepairs: Int = 3, maximumRepeats: Int = 1, maximumCallsPerTurn: Int = 1,
-            minimumCallsPerTurn: Int = 1, maximumToolTurns: Int? = nil
-        ) {
-            self.minimumCallsPerTurn = minimumCallsPerTurn
-            self.maximumTurns = maximumTurns
-            self.maximumRepairs = maximumRepairs
-            self.maximumRepeats = maximumRepeats
-            self.maximumCallsPerTurn = maximumCallsPerTurn
-            self.maximumToolTurns = maximumToolTurns
-        }
-    }
+struct AgentStateMachine: Sendable {
+    typealias Limits = LanguageModelSession.Limits
 
     /// A tool the model may call, with its compiled argument schema.
-    public struct ToolSchema: Sendable {
-        public var name: String
-        public var arguments: GenerationSchema
-        public init(name: String, arguments: GenerationSchema) {
-            self.name = name
-            self.arguments = arguments
-        }
+    struct ToolSchema: Sendable {
+        var name: String
+        var arguments: GenerationSchema
     }
 
-    public enum Action: Sendable, Equatable {
+    enum Action: Sendable, Equatable {
         /// Ask the model for turn `turn`, constrained to `schema`; `feedback` is the user message
         /// to append first (tool outputs or a repair), if any.
         case generate(turn: Int, schema: GeneratedContent, finalOnly: Bool)
@@ -62,15 +38,10 @@ public struct AgentStateMachine: Sendable {
         case fail(String)
     }
 
-    public struct ToolOutcome: Sendable, Equatable {
-        public var call: ToolCallRequest
-        public var result: GeneratedContent?
-        public var error: String?
-        public init(call: ToolCallRequest, result: GeneratedContent?, error: String?) {
-            self.call = call
-            self.result = result
-            self.error = error
-        }
+    struct ToolOutcome: Sendable, Equatable {
+        var call: ToolCallRequest
+        var result: GeneratedContent?
+        var error: String?
     }
 
     private enum State: Sendable {
@@ -85,8 +56,9 @@ public struct AgentStateMachine: Sendable {
     private let toolOrder: [String]
     private let outputSchema: GeneratedContent
     private let limits: Limits
+    private let mode: ToolCallingMode
     private let extraFinalCheck: @Sendable (GeneratedContent) -> [String]
-    public private(set) var grounding: GroundingGuard
+    private(set) var grounding: GroundingGuard
     private var repairs = 0
     private var callCounts: [ToolCallRequest: Int] = [:]
     /// Tools left out of the step schema: their one possible call has been answered.
@@ -94,39 +66,60 @@ public struct AgentStateMachine: Sendable {
     /// Turns whose calls ran.
     private var toolTurns = 0
 
-    /// - Parameter extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
-    public init(
+    /// - Parameters:
+    ///   - mode: whether the model may, must or must not call tools in this response.
+    ///   - extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
+    init(
         tools: [ToolSchema], outputSchema: GeneratedContent, grounding: GroundingGuard, limits: Limits = Limits(),
-        extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] }
+        mode: ToolCallingMode = .allowed, extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] }
     ) {
         self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.toolOrder = tools.map(\.name)
         self.outputSchema = outputSchema
         self.grounding = grounding
         self.limits = limits
+        self.mode = mode
         self.extraFinalCheck = extraFinalCheck
     }
 
     /// True when the model answers with the output schema itself (there are no tools).
-    public var answersDirectly: Bool { toolOrder.isEmpty }
+    var answersDirectly: Bool { toolOrder.isEmpty }
 
     /// The tools the model may still call: not those whose one call was answered, nor those whose
-    /// grounding has gathered enough values, nor any once the tool turns are spent.
-    public var offeredTools: [String] {
+    /// grounding has gathered enough values, nor any once the tool turns are spent or the mode
+    /// disallows them; while a named tool has not been called, that tool alone.
+    var offeredTools: [String] {
         if let budget = limits.maximumToolTurns, toolTurns >= budget { return [] }
+        switch mode.kind {
+        case .disallowed: return []
+        case .named(let name) where toolTurns == 0: return toolOrder.contains(name) ? [name] : []
+        default: break
+        }
         let fulfilled = grounding.fulfilledTools
         return toolOrder.filter { !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
     }
 
-    /// The step schema of a turn, given what is grounded so far.
-    public func stepSchema(finalOnly: Bool) -> StepSchema {
+    /// Whether the mode lets the model answer now: not before a tool has answered in this
+    /// response when calls are required or a tool is named.
+    private var modeAllowsAnswer: Bool {
+        switch mode.kind {
+        case .required, .named: toolTurns > 0
+        case .allowed, .disallowed: true
+        }
+    }
+
+    /// The step schema of a turn, given what is grounded so far. The answer is offered once the
+    /// grounding and the mode allow it, and always when no tool is left to call (the model
+    /// never lacks a legal move).
+    func stepSchema(finalOnly: Bool) -> StepSchema {
         let offered = finalOnly ? [] : offeredTools
         // (Not a ternary with `nil`: GeneratedContent is nil-literal expressible, and would become `null`.)
         var final: GeneratedContent?
-        if finalOnly || offered.isEmpty || grounding.isSatisfied { final = grounding.narrow(outputSchema) }
+        if finalOnly || offered.isEmpty || (grounding.isSatisfied && modeAllowsAnswer) { final = grounding.narrow(outputSchema) }
+        let single = if case .named = mode.kind, toolTurns == 0 { true } else { false }
         return StepSchema(
             tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: remainingArguments(of: $0)) },
-            final: final, maximumCalls: limits.maximumCallsPerTurn, minimumCalls: minimumCalls(offered),
+            final: final, maximumCalls: single ? 1 : limits.maximumCallsPerTurn, minimumCalls: single ? 1 : minimumCalls(offered),
             wrapsFinal: !answersDirectly)
     }
 
@@ -170,20 +163,20 @@ public struct AgentStateMachine: Sendable {
 
     /// Calls made before the first turn (prefetched from the request): they count as made, and
     /// their results ground the answer, as if the model had asked for them.
-    public mutating func prefetched(_ outcomes: [ToolOutcome]) {
+    mutating func prefetched(_ outcomes: [ToolOutcome]) {
         for outcome in outcomes { record(outcome) }
     }
 
     // MARK: - Events
 
-    public mutating func start() -> Action {
+    mutating func start() -> Action {
         guard case .idle = state else { return .fail("the loop was already started") }
         return ask(turn: 1)
     }
 
     /// The model answered turn `turn` with `parsed` (nil when its text was not JSON); `cutAt`
     /// is its token count when the token limit stopped it.
-    public mutating func modelAnswered(_ parsed: GeneratedContent?, text: String, cutAt: Int? = nil) -> Action {
+    mutating func modelAnswered(_ parsed: GeneratedContent?, text: String, cutAt: Int? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("unexpected model turn") }
         if let cutAt, parsed == nil {
             return repair(turn: turn, finalOnly: finalOnly, "Your answer was cut at the token limit after \(cutAt) tokens, before its JSON closed. Answer again, shorter.")
@@ -196,8 +189,11 @@ public struct AgentStateMachine: Sendable {
         }
         switch step {
         case .final(let content):
-            if !finalOnly, !grounding.isSatisfied, !offeredTools.isEmpty {
-                return repair(turn: turn, finalOnly: false, "Not yet: call \(grounding.missingTools.joined(separator: ", ")) first.")
+            if !finalOnly, !offeredTools.isEmpty {
+                if !grounding.isSatisfied {
+                    return repair(turn: turn, finalOnly: false, "Not yet: call \(grounding.missingTools.joined(separator: ", ")) first.")
+                }
+                if !modeAllowsAnswer { return repair(turn: turn, finalOnly: false, "Not yet: call \(offeredTools.joined(separator: " or ")) first.") }
             }
             let narrowed = grounding.narrow(outputSchema)
             var problems: [String] = []
@@ -217,6 +213,7 @@ public struct AgentStateMachine: Sendable {
             var calls: [ToolCallRequest] = []
             for call in asked where !calls.contains(call) { calls.append(call) }
             if finalOnly { return repair(turn: turn, finalOnly: true, "No more tool calls: give your final answer now.") }
+            if case .disallowed = mode.kind { return repair(turn: turn, finalOnly: false, "No tool calls in this answer: answer from what you know.") }
             var problems: [String] = []
             var repeated: [String] = []
             for call in calls {
@@ -246,7 +243,7 @@ public struct AgentStateMachine: Sendable {
     }
 
     /// The calls of the current turn finished (in any order).
-    public mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
+    mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
         toolTurns += 1
         for outcome in outcomes { record(outcome) }
@@ -282,9 +279,18 @@ public struct AgentStateMachine: Sendable {
     }
 
     /// The model could not answer (a transport or server error after its own retries).
-    public mutating func modelFailed(_ message: String) -> Action { fail("the model failed: \(message)") }
+    /// The model's turn was stopped in a loop (see `RepetitionDetector`): the response ends,
+    /// reported, rather than spending more turns that tend to loop the same way.
+    mutating func modelRepeated(_ loop: RepetitionDetector.Loop) -> Action { fail(Self.repetitionMessage(loop)) }
 
-    public mutating func cancelled() -> Action { fail("cancelled") }
+    static func repetitionMessage(_ loop: RepetitionDetector.Loop) -> String {
+        let piece = loop.piece.count > 60 ? String(loop.piece.prefix(60)) + "…" : loop.piece
+        return "the model repeated \"\(piece)\" \(loop.repeats) times in a row; its turn was stopped there"
+    }
+
+    mutating func modelFailed(_ message: String) -> Action { fail("the model failed: \(message)") }
+
+    mutating func cancelled() -> Action { fail("cancelled") }
 
     // MARK: - Transitions
 

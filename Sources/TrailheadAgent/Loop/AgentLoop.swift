@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TrailheadSupport
 
 /// Runs one response of a session: performs the state machine's actions against a model and
 /// tools, and records every step (`record`, which the session turns into transcript entries, a
@@ -18,6 +19,10 @@ struct AgentLoop: Sendable {
     var summarize: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent
     /// Numbers tool calls across the session's responses ("call-1", "call-2"…).
     var nextCallID: @Sendable () -> String
+    /// The token limit of an answer whose schema sets none (free text).
+    var maximumTextTokens: Int
+    /// End the response once a turn's calls have run, with their outputs as its content.
+    var stopsAfterToolCalls = false
 
     enum Outcome: Sendable, Equatable {
         case finished(GeneratedContent, turns: Int)
@@ -55,26 +60,22 @@ struct AgentLoop: Sendable {
                     run.messages.append(.user(message))
                 }
                 observe(.turnStarted(turn: turn, finalOnly: finalOnly))
-                let start = Date()
-                let traceStart = trace?.now() ?? 0
                 do {
-                    let reply = try await respond(messages, schema: schema, turn: turn)
-                    let latency = Date().timeIntervalSince(start) * 1000
-                    let parsed = try? GeneratedContent(json: reply.text)
-                    record(.modelTurn(.init(
-                        turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
-                        cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: latency,
-                        finishReason: reply.finishReason, serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 },
-                        serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
-                    trace?.span("inference \(turn)", category: "model", track: "model", start: traceStart, end: trace?.now() ?? 0,
-                                args: ["model": .string(reply.modelID), "tokensIn": reply.usage.map { .number(Double($0.promptTokens)) } ?? .null,
-                                       "tokensOut": reply.usage.map { .number(Double($0.completionTokens)) } ?? .null,
-                                       "cachedTokens": reply.usage?.cachedPromptTokens.map { .number(Double($0)) } ?? .null])
+                    let compiled = try GenerationSchema(json: schema)
+                    let (reply, loop) = try await generate(ModelRequest(messages: messages, schema: compiled, options: bounded(options, by: compiled)), turn: turn)
+                    var parsed = try? GeneratedContent(json: reply.text)
+                    if parsed == nil, reply.finishReason == "length" { parsed = Self.textAnswerCut(reply.text) }
+                    recordTurn(turn, reply, parsed: parsed)
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
                     messages.append(.assistant(reply.text))
                     run.messages.append(.assistant(reply.text))
-                    action = machine.modelAnswered(parsed, text: reply.text, cutAt: reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil)
+                    if let loop {
+                        action = machine.modelRepeated(loop)
+                    } else {
+                        let cutAt = reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil
+                        action = machine.modelAnswered(parsed, text: reply.text, cutAt: cutAt)
+                    }
                 } catch {
                     if error is CancellationError || Task.isCancelled {
                         record(.cancelled(.init(turn: turn)))
@@ -90,6 +91,10 @@ struct AgentLoop: Sendable {
                 }
                 observe(.toolsStarted(turn: turn, tools: calls.map(\.tool)))
                 let outcomes = await runConcurrently(calls, ids: ids)
+                if stopsAfterToolCalls {
+                    action = .finish(Self.content(of: outcomes), turns: turn)
+                    continue
+                }
                 let feedback = Self.feedback(outcomes, summarize: summarize)
                 messages.append(.user(feedback))
                 run.messages.append(.user(feedback))
@@ -106,21 +111,72 @@ struct AgentLoop: Sendable {
         }
     }
 
-    /// One constrained turn, streamed to the observer.
-    private func respond(_ messages: [ChatMessage], schema: GeneratedContent, turn: Int) async throws -> ModelResponse {
-        let compiled = try GenerationSchema(json: schema)
+    /// `options` with a token limit no answer under `schema` can reach, unless the caller set one;
+    /// an answer with no longest form (free text) gets `maximumTextTokens`.
+    func bounded(_ options: GenerationOptions, by schema: GenerationSchema?) -> GenerationOptions {
         var options = options
-        // A limit that no answer under this turn's schema can reach, unless the caller set one.
-        if options.maxTokens == nil, let longest = compiled.longestAnswerBytes { options.maxTokens = max(16, longest) }
-        let request = ModelRequest(messages: messages, schema: compiled, options: options)
+        if options.maxTokens == nil { options.maxTokens = schema?.longestAnswerBytes.map { max(16, $0) } ?? maximumTextTokens }
+        return options
+    }
+
+    /// Streams one turn to the observer. A turn caught in a loop (`RepetitionDetector`) is
+    /// stopped: its text so far comes back with finish reason "repetition" and the loop found.
+    func generate(_ request: ModelRequest, turn: Int) async throws -> (ModelResponse, RepetitionDetector.Loop?) {
+        let started = monotonicSeconds()
+        var detector = RepetitionDetector()
+        var text = ""
         for try await event in model.generate(request) {
             switch event {
-            case .text(let delta): observe(.text(turn: turn, delta))
-            case .completed(let response): return response
+            case .text(let delta):
+                observe(.text(turn: turn, delta))
+                text += delta
+                if let loop = detector.append(delta) {
+                    // Leaving the loop cancels the stream, and with it the request.
+                    let stopped = ModelResponse(
+                        text: text, modelID: model.id, usage: nil, timings: ModelTimings(total: monotonicSeconds() - started),
+                        finishReason: "repetition")
+                    return (stopped, loop)
+                }
+            case .completed(let response): return (response, nil)
             }
         }
         try Task.checkCancellation()
         throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
+    }
+
+    /// Records a model turn in the transcript and the trace.
+    func recordTurn(_ turn: Int, _ reply: ModelResponse, parsed: GeneratedContent?) {
+        record(.modelTurn(.init(
+            turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
+            cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: reply.timings.total * 1000,
+            finishReason: reply.finishReason, serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 },
+            serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
+        guard let trace else { return }
+        let end = trace.now()
+        trace.span("inference \(turn)", category: "model", track: "model", start: end - reply.timings.total * 1_000_000, end: end,
+                   args: ["model": .string(reply.modelID), "tokensIn": reply.usage.map { .number(Double($0.promptTokens)) } ?? .null,
+                          "tokensOut": reply.usage.map { .number(Double($0.completionTokens)) } ?? .null,
+                          "cachedTokens": reply.usage?.cachedPromptTokens.map { .number(Double($0)) } ?? .null])
+    }
+
+    /// A text answer the token limit cut: `{"answer": "…` read as far as it got, so a free-text
+    /// answer that ran to its bound is kept rather than asked for again (at the same bound).
+    static func textAnswerCut(_ text: String) -> GeneratedContent? {
+        var parser = PartialJSONParser()
+        guard (try? parser.append(text)) != nil, let snapshot = parser.snapshot(),
+            case .final(let answer) = Step(snapshot), answer.stringValue != nil
+        else { return nil }
+        return snapshot
+    }
+
+    /// What a response that ends with its calls holds: each call with its result or error.
+    static func content(of outcomes: [AgentStateMachine.ToolOutcome]) -> GeneratedContent {
+        .array(outcomes.map { outcome in
+            var object: JSONObject = ["tool": .string(outcome.call.tool), "arguments": outcome.call.arguments]
+            if let result = outcome.result { object["result"] = result }
+            if let error = outcome.error { object["error"] = .string(error) }
+            return .object(object)
+        })
     }
 
     /// Runs `calls` concurrently, recording each output as it arrives; outcomes in call order.
@@ -167,28 +223,19 @@ extension AgentLoop {
     func plainTurn(_ conversation: [ChatMessage]) async -> Run {
         var run = Run(outcome: .cancelled)
         observe(.turnStarted(turn: 1, finalOnly: true))
-        let start = Date()
         do {
-            var reply: ModelResponse?
-            for try await event in model.generate(ModelRequest(messages: conversation, options: options)) {
-                switch event {
-                case .text(let delta): observe(.text(turn: 1, delta))
-                case .completed(let response): reply = response
-                }
-            }
-            guard let reply else {
-                try Task.checkCancellation()
-                throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
-            }
-            record(.modelTurn(.init(
-                turn: 1, text: reply.text, parsed: nil, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
-                cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens,
-                latencyMs: Date().timeIntervalSince(start) * 1000, finishReason: reply.finishReason,
-                serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 }, serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
-            record(.response(.init(content: .string(reply.text), turns: 1)))
+            let (reply, loop) = try await generate(ModelRequest(messages: conversation, options: bounded(options, by: nil)), turn: 1)
+            recordTurn(1, reply, parsed: nil)
             run.usage.add(reply.usage)
             run.modelID = reply.modelID
             run.messages = [.assistant(reply.text)]
+            if let loop {
+                let message = AgentStateMachine.repetitionMessage(loop)
+                record(.error(.init(message: message)))
+                run.outcome = .failed(message)
+                return run
+            }
+            record(.response(.init(content: .string(reply.text), turns: 1)))
             run.outcome = .finished(.string(reply.text), turns: 1)
         } catch {
             if error is CancellationError || Task.isCancelled {

@@ -1,40 +1,37 @@
+import Foundation
 import TrailheadSchema
 
-/// The schema of one agent turn: the model answers with exactly one JSON object that is either
+/// The schema of one agent turn: the model answers with exactly one JSON value that is either
 /// a call of one enabled tool, several calls, or the final answer.
 ///
 /// ```
-/// anyOf: [ {"tool": "findPointsOfInterest", "arguments": {…its schema…}},   one branch per tool
-///          {"calls": [ …tool branches…, 2 to `maximumCalls` ]},               when allowed
-///          {"final": {…output schema, narrowed…}} ]                         once grounded
+/// anyOf: [ {"name": "findPointsOfInterest", "arguments": {…its schema…}},   one branch per tool
+///          [ …tool branches…, 2 to `maximumCalls` ],                         when allowed
+///          {"answer": {…output schema, narrowed…}} ]                        once grounded
 /// ```
 ///
 /// The schema changes per turn (see `GroundingGuard`): the final branch appears only once the
 /// information tools have answered, and its grounded fields are narrowed to enums of what they
 /// returned — so a small model can neither finish early nor invent a date or a place.
-public struct StepSchema: Sendable {
-    public struct ToolBranch: Sendable {
-        public var name: String
-        public var arguments: GeneratedContent
-        public init(name: String, arguments: GeneratedContent) {
-            self.name = name
-            self.arguments = arguments
-        }
+struct StepSchema: Sendable {
+    struct ToolBranch: Sendable {
+        var name: String
+        var arguments: GeneratedContent
     }
 
-    public var tools: [ToolBranch]
+    var tools: [ToolBranch]
     /// The output schema, already narrowed for this turn; `nil` while the final answer is not offered.
-    public var final: GeneratedContent?
+    var final: GeneratedContent?
     /// Offer a branch with several calls at once (run concurrently) when > 1.
-    public var maximumCalls: Int
+    var maximumCalls: Int
     /// Fewest calls in a turn that calls tools: 2 or more leaves only the branch with several
     /// calls (an agent that wants several searches at once, of different kinds).
-    public var minimumCalls: Int
-    /// Whether the final answer is written as `{"final": …}` (false when there are no tools:
+    var minimumCalls: Int
+    /// Whether the final answer is written as `{"answer": …}` (false when there are no tools:
     /// the answer is then the output schema itself).
-    public var wrapsFinal: Bool
+    var wrapsFinal: Bool
 
-    public init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1, minimumCalls: Int = 1, wrapsFinal: Bool = true) {
+    init(tools: [ToolBranch], final: GeneratedContent?, maximumCalls: Int = 1, minimumCalls: Int = 1, wrapsFinal: Bool = true) {
         self.tools = tools
         self.final = final
         self.maximumCalls = maximumCalls
@@ -42,23 +39,50 @@ public struct StepSchema: Sendable {
         self.wrapsFinal = wrapsFinal
     }
 
+    /// The member names of a turn. Chosen by measurement on BFCL with the 1.5B model: the model's
+    /// own habit for a call is `{"name": …, "arguments": …}`, and "answer" reads as the way to say
+    /// that no tool is needed (see docs/DESIGN.md).
+    struct Keys: Sendable, Equatable {
+        var call: String
+        var arguments: String
+        var calls: String?
+        var final: String
+
+        static let standard = Keys(call: "name", arguments: "arguments", calls: nil, final: "answer")
+
+        /// The keys of this build, or of `TRAILHEAD_STEP_KEYS=call,arguments,calls|-,final` while a
+        /// variant is being measured.
+        static let current: Keys = {
+            guard let text = ProcessInfo.processInfo.environment["TRAILHEAD_STEP_KEYS"] else { return .standard }
+            let parts = text.split(separator: ",").map(String.init)
+            guard parts.count == 4 else { return .standard }
+            return Keys(call: parts[0], arguments: parts[1], calls: parts[2] == "-" ? nil : parts[2], final: parts[3])
+        }()
+    }
+
+    static var keys: Keys { .current }
+
     /// The step schema as a JSON Schema document of Trailhead's subset.
-    public var json: GeneratedContent {
+    var json: GeneratedContent {
         if !wrapsFinal, let final { return final }
+        let keys = Self.keys
         let toolBranches = tools.map(Self.branch)
-        var branches = minimumCalls > 1 ? [] : toolBranches
+        let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
+        var branches = minimumCalls > 1 || callList ? [] : toolBranches
         if maximumCalls > 1, !toolBranches.isEmpty {
-            branches.append(Self.object(["calls": [
-                "type": "array", "minItems": .number(Double(max(2, minimumCalls))), "maxItems": .number(Double(maximumCalls)),
-                "items": toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)],
-            ]]))
+            let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
+            let array: GeneratedContent = [
+                "type": "array", "minItems": .number(Double(callList ? minimumCalls : max(2, minimumCalls))),
+                "maxItems": .number(Double(maximumCalls)), "items": items,
+            ]
+            branches.append(keys.calls.map { Self.object([$0: array]) } ?? array)
         }
-        if let final { branches.append(Self.object(["final": final])) }
+        if let final { branches.append(Self.object([keys.final: final])) }
         return branches.count == 1 ? branches[0] : ["anyOf": .array(branches)]
     }
 
     private static func branch(_ tool: ToolBranch) -> GeneratedContent {
-        object(["tool": ["const": .string(tool.name)], "arguments": tool.arguments])
+        object([keys.call: ["const": .string(tool.name)], keys.arguments: tool.arguments])
     }
 
     /// A closed object whose members are all required, in the given order.
@@ -73,15 +97,16 @@ public struct StepSchema: Sendable {
 }
 
 /// What one turn's answer asks for.
-public enum Step: Sendable, Equatable {
+enum Step: Sendable, Equatable {
     case call([ToolCallRequest])
     case final(GeneratedContent)
 
     /// Reads a parsed turn that already matched the step schema.
-    public init?(_ content: GeneratedContent) {
-        if let final = content["final"] {
+    init?(_ content: GeneratedContent) {
+        let keys = StepSchema.keys
+        if let final = content[keys.final] {
             self = .final(final)
-        } else if let calls = content["calls"]?.arrayValue {
+        } else if let calls = keys.calls.map({ content[$0]?.arrayValue }) ?? content.arrayValue {
             let requests = calls.compactMap(ToolCallRequest.init)
             guard requests.count == calls.count, !requests.isEmpty else { return nil }
             self = .call(requests)
@@ -104,7 +129,8 @@ public struct ToolCallRequest: Sendable, Hashable {
     }
 
     init?(_ content: GeneratedContent) {
-        guard let tool = content["tool"]?.stringValue else { return nil }
-        self.init(tool: tool, arguments: content["arguments"] ?? [:])
+        let keys = StepSchema.keys
+        guard let tool = content[keys.call]?.stringValue else { return nil }
+        self.init(tool: tool, arguments: content[keys.arguments] ?? [:])
     }
 }

@@ -31,14 +31,16 @@ extension LanguageModelSession {
     /// A transcript without instructions (earlier turns a stateless client sent along) gets this
     /// session's, recorded now, so the model reads them first as in any conversation.
     func resumeConversation(summarize: @Sendable (String, GeneratedContent) -> GeneratedContent) {
-        let needsInstructions = state.withLock { state -> Bool in
-            guard let entries = state.resumed else { return false }
-            state.resumed = nil
-            state.conversation = Self.conversation(of: entries, summarize: summarize)
-            guard !state.conversation.isEmpty, state.conversation.first?.role != .system else { return false }
-            state.conversation.insert(.system(systemMessage), at: 0)
-            return true
+        let resumed = state.withLock { state -> [Transcript.Entry]? in
+            defer { state.resumed = nil }
+            return state.resumed
         }
+        guard let resumed else { return }
+        var conversation = Self.conversation(of: resumed, summarize: summarize)
+        // Outside the lock: the system message reads the session's configuration.
+        let needsInstructions = !conversation.isEmpty && conversation.first?.role != .system
+        if needsInstructions { conversation.insert(.system(systemMessage), at: 0) }
+        state.withLock { $0.conversation = conversation }
         if needsInstructions { record(.instructions(.init(text: systemMessage, tools: toolNames))) }
     }
 
@@ -107,5 +109,30 @@ extension LanguageModelSession {
             }
         }
         return committed
+    }
+}
+
+extension LanguageModelSession {
+    /// A model turn that calls `tool`, in the step protocol's words (scripts for tests and
+    /// benchmarks, transcripts of turns made elsewhere).
+    public static func stepText(calling tool: String, arguments: GeneratedContent) -> String {
+        GeneratedContent.object([StepSchema.keys.call: .string(tool), StepSchema.keys.arguments: arguments]).jsonString
+    }
+
+    /// A model turn that answers with `answer`, in the step protocol's words (a session with tools).
+    public static func stepText(answering answer: GeneratedContent) -> String {
+        GeneratedContent.object([StepSchema.keys.final: answer]).jsonString
+    }
+
+    /// The entries of an exchange that happened elsewhere (a chat-completions client sends its
+    /// earlier turns along): the prompt, the model's turn as a session with or without tools
+    /// writes it, the response.
+    public static func exchange(prompt: String, answer: GeneratedContent, withTools: Bool) -> [Transcript.Entry] {
+        let text = withTools ? stepText(answering: answer) : (answer.stringValue ?? answer.jsonString)
+        return [
+            .prompt(.init(text: prompt)),
+            .modelTurn(.init(turn: 1, text: text, parsed: try? GeneratedContent(json: text), model: "client", tokensIn: nil, tokensOut: nil, latencyMs: 0)),
+            .response(.init(content: answer, turns: 1)),
+        ]
     }
 }

@@ -38,7 +38,7 @@ public final class LanguageModelSession: Sendable {
     /// What an agent tunes beyond Foundation Models' surface.
     public struct Configuration: Sendable {
         /// Turn, repair and repeat bounds of the tool loop.
-        public var limits = AgentStateMachine.Limits()
+        public var limits = Limits()
         /// What the model reads of a tool's result (the transcript keeps it whole).
         public var summarizeToolOutput: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent = { $1 }
         /// Checks of a final answer beyond its schema (distinct dates, say): problems in words
@@ -57,6 +57,16 @@ public final class LanguageModelSession: Sendable {
         public var approve: @Sendable (ToolCallRequest) async -> Bool = { _ in false }
         /// What the instructions entry records to run the session again (`agent transcript replay`).
         public var request: GeneratedContent?
+        /// The token limit of a free-text answer when `GenerationOptions.maximumResponseTokens`
+        /// sets none: a small model asked something no tool answers can write until the context
+        /// is full (a BFCL case ran past 2,800 tokens, three minutes here). A schema's answer is
+        /// bounded by the schema itself.
+        public var maximumTextTokens = 512
+        /// End a response once the first turn's calls have run, its content their outputs (an
+        /// array of `{"tool", "arguments", "result" | "error"}`), as the OpenAI Agents SDK's
+        /// `stop_on_first_tool`: for a caller that wants the calls themselves (an evaluation that
+        /// scores them, an agent whose tools are its answer). Default false: the model answers.
+        public var stopsAfterToolCalls = false
 
         public init() {}
     }
@@ -123,24 +133,18 @@ public final class LanguageModelSession: Sendable {
         }
     }
 
-    /// The system message: the author's instructions, then how to call the tools. A tool whose
-    /// arguments are all fixed is not listed: the model has nothing to decide about it (the
-    /// agent calls it, and its results come with the prompt), and its description costs tokens.
+    /// The system message: the author's instructions, then the tools and how to call them
+    /// (`ToolInstructions`). A tool whose arguments are all fixed is not listed: the model has
+    /// nothing to decide about it (the agent calls it, and its results come with the prompt), and
+    /// its description costs tokens. The same for every response, so a server's prompt cache
+    /// keeps serving it.
     var systemMessage: String {
         var lines: [String] = []
         if let instructions, !instructions.text.isEmpty { lines.append(instructions.text) }
-        let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }
-        if !callable.isEmpty {
-            lines.append(
-                "Each turn, answer with one JSON object: {\"tool\": NAME, \"arguments\": {…}} to call a tool, "
-                    + "or {\"final\": ANSWER} when you have what you need. Tools:")
-            for name in callable {
-                let tool = tools[name]!
-                var line = "- \(name): \(tool.description)"
-                if tool.includesSchemaInInstructions { line += " Arguments: \(tool.parameters.promptDescription)" }
-                lines.append(line)
-            }
-        }
+        let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }.map { tools[$0]! }
+        let presentation = ToolInstructions(
+            detail: ToolInstructions.defaultDetail, keys: StepSchema.keys, severalCalls: configuration.limits.maximumCallsPerTurn > 1)
+        lines += presentation.lines(for: callable)
         return lines.joined(separator: "\n")
     }
 
@@ -201,12 +205,12 @@ public final class LanguageModelSession: Sendable {
             observe?(event)
         }
         let schema: GenerationSchema? = if case .schema(let schema) = answer { schema } else { nil }
-        let machine = try makeMachine(answer: answer, schema: schema, prefetch: prefetch, configuration: configuration)
+        let machine = try makeMachine(answer: answer, schema: schema, prefetch: prefetch, options: options, configuration: configuration)
 
         if state.withLock({ $0.conversation.isEmpty }) {
-            record(.instructions(.init(
-                text: systemMessage, tools: toolNames, outputSchema: schema?.json, request: configuration.request)))
-            state.withLock { $0.conversation = [.system(systemMessage)] }
+            let system = systemMessage
+            record(.instructions(.init(text: system, tools: toolNames, outputSchema: schema?.json, request: configuration.request)))
+            state.withLock { $0.conversation = [.system(system)] }
         }
         record(.prompt(.init(text: prompt.text)))
         var message = prompt.text
@@ -218,7 +222,8 @@ public final class LanguageModelSession: Sendable {
         let loop = AgentLoop(
             model: model, options: options, tools: SessionToolRunner(tools: tools, approve: configuration.approve), record: { self.record($0) },
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
-            nextCallID: { self.nextCallID() })
+            nextCallID: { self.nextCallID() }, maximumTextTokens: configuration.maximumTextTokens,
+            stopsAfterToolCalls: configuration.stopsAfterToolCalls)
         var stateMachine = machine
         if !prefetch.isEmpty {
             events(.prefetching(tools: prefetch.map(\.tool)))
@@ -252,8 +257,15 @@ public final class LanguageModelSession: Sendable {
     }
 
     private func makeMachine(
-        answer: AnswerForm, schema: GenerationSchema?, prefetch: [ToolCallRequest], configuration: Configuration
+        answer: AnswerForm, schema: GenerationSchema?, prefetch: [ToolCallRequest], options: GenerationOptions, configuration: Configuration
     ) throws(GenerationError) -> AgentStateMachine {
+        let mode = options.toolCallingMode ?? .allowed
+        if case .named(let name) = mode.kind, tools[name] == nil {
+            throw .setup(SessionSetupError("the tool-calling mode names \(name), which is not one of the session's tools (\(toolNames.joined(separator: ", ")))"))
+        }
+        if case .required = mode.kind, toolNames.isEmpty {
+            throw .setup(SessionSetupError("the tool-calling mode requires a tool call, but the session has no tools"))
+        }
         if !duplicateToolNames.isEmpty {
             throw .setup(SessionSetupError("more than one tool is named \(duplicateToolNames.joined(separator: ", ")): tool names must be unique in a session"))
         }
@@ -265,6 +277,6 @@ public final class LanguageModelSession: Sendable {
         return AgentStateMachine(
             tools: toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
             outputSchema: schema?.json ?? String.generationSchema.json, grounding: guardrail, limits: configuration.limits,
-            extraFinalCheck: configuration.checkAnswer)
+            mode: mode, extraFinalCheck: configuration.checkAnswer)
     }
 }

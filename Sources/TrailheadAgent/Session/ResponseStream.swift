@@ -105,7 +105,7 @@ final class SnapshotParser: Sendable {
         var failed = false
     }
 
-    /// The answer is `{"final": …}` (a session with tools); `text`: the answer is free text.
+    /// The answer is `{"answer": …}` (a session with tools); `text`: the answer is free text.
     private let wrapped: Bool
     private let text: Bool
     private let state = Mutex(State())
@@ -129,7 +129,7 @@ final class SnapshotParser: Sendable {
                 return nil
             }
             guard let snapshot = state.parser.snapshot() else { return nil }
-            return wrapped ? snapshot["final"] : snapshot
+            return wrapped ? snapshot[StepSchema.keys.final] : snapshot
         }
     }
 }

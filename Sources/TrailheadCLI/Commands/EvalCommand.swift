@@ -22,6 +22,11 @@ struct EvalCommand: Command {
             (the server's own prompt and decode time), so seconds can be compared across machines. \
             With --recorded, judges another agent's plans (JSON Lines of {"request", "itinerary", "wallSeconds", \
             "toolOutputs": [{"tool", "result"}]}) with the same checks. Exits 1 when a run fails or a check does.
+            With --bfcl, evaluates tool calling on the Berkeley Function Calling Leaderboard instead: the CATEGORIES \
+            (default simple_python,multiple,parallel,parallel_multiple,irrelevance) of BFCL v4, from the bfcl-eval wheel \
+            (`Scripts/setup-python.sh bench` installs it), each case through a default session ending at its first tool \
+            turn, and through two peers on the same llama-server: (a) native tools, (b) calls read out of the text. \
+            Scored with BFCL's own AST checker; prints accuracy, median seconds and tokens per category and agent.
             """,
         options: [
             .option("model", valueName: "MODEL", help: "The model (default local)."),
@@ -30,9 +35,12 @@ struct EvalCommand: Command {
             .option("transcripts", valueName: "DIR", help: "Where to write each run's transcript (default: a temporary folder)."),
             .option("label", valueName: "NAME", help: "Who made the plans, for the report (default trailhead)."),
             .flag("json", help: "Print one JSON object."),
+            .flag("bfcl", help: "Evaluate tool calling on BFCL v4 cases instead of planning trips."),
+            .option("limit", valueName: "N", help: "With --bfcl: the first N cases of each category (default all)."),
+            .flag("no-peers", help: "With --bfcl: Trailhead alone, without the peers."),
             CommonOptions.plugins, CommonOptions.manifests,
         ],
-        positionals: [.required("REQUESTS", help: "A JSON Lines file of trip requests.")])
+        positionals: [.optional("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).")])
 
     struct Run {
         var request: TripRequest
@@ -54,7 +62,9 @@ struct EvalCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = context.absolutePath(arguments.positional("REQUESTS")!)
+        if arguments.flag("bfcl") { return try runBFCL(arguments, context: context) }
+        guard let requestsPath = arguments.positional("REQUESTS") else { throw UsageError("missing REQUESTS (a JSON Lines file of trip requests)") }
+        let path = context.absolutePath(requestsPath)
         let requests = try readRequests(path)
         let label = arguments.value(of: "label") ?? "trailhead"
         var runs: [Run] = []

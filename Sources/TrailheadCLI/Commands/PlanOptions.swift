@@ -64,13 +64,7 @@ struct PlanOptions {
 
     /// The transcript's path: as given, or a new file in the runs folder.
     func transcriptPath(home: String) -> String {
-        if let transcript { return transcript }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let slug = request.landmark.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
-            .split(separator: "-").joined(separator: "-")
-        return "\(home)/runs/\(formatter.string(from: Date()))-\(slug.prefix(40)).jsonl"
+        transcript ?? CommonOptions.newTranscriptPath(home: home, naming: request.landmark)
     }
 
     private static func integer(_ arguments: ParsedArguments, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {

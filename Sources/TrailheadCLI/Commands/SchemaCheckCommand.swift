@@ -37,7 +37,8 @@ struct SchemaCheckCommand: Command {
         return report.invalidCount == 0 ? .success : .failure
     }
 
-    private static func loadSchema(_ path: String, context: CommandContext) throws -> GenerationSchema {
+    /// The schema in the file at `path`; an unreadable file, bad JSON or a keyword outside the subset is a usage error naming it.
+    static func loadSchema(_ path: String, context: CommandContext) throws -> GenerationSchema {
         let bytes = try readFile(path, what: "schema", context: context)
         let document: GeneratedContent
         do {

@@ -37,6 +37,18 @@ public enum CommonOptions {
     }
 }
 
+extension CommonOptions {
+    /// A new transcript file in the runs folder: `runs/<time>-<what, as a slug>.jsonl`.
+    public static func newTranscriptPath(home: String, naming what: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let slug = what.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            .split(separator: "-").joined(separator: "-")
+        return "\(home)/runs/\(formatter.string(from: Date()))-\(slug.prefix(40)).jsonl"
+    }
+}
+
 /// Where plugins and their manifests are.
 public struct PluginFolders: Sendable, Equatable {
     public var plugins: String

@@ -45,18 +45,27 @@ public struct GenerationOptions: Sendable, Hashable {
     public var topK: Int?
     public var seed: Int?
     public var maxTokens: Int?
+    /// Whether the model may, must or must not call tools (`nil`: `.allowed`). A session enforces
+    /// it in its step schema; a model without tools ignores it.
+    public var toolCallingMode: ToolCallingMode?
 
-    public init(temperature: Double? = nil, topP: Double? = nil, topK: Int? = nil, seed: Int? = nil, maxTokens: Int? = nil) {
+    public init(
+        temperature: Double? = nil, topP: Double? = nil, topK: Int? = nil, seed: Int? = nil, maxTokens: Int? = nil,
+        toolCallingMode: ToolCallingMode? = nil
+    ) {
         self.temperature = temperature
         self.topP = topP
         self.topK = topK
         self.seed = seed
         self.maxTokens = maxTokens
+        self.toolCallingMode = toolCallingMode
     }
 
     /// Foundation Models' spelling: `GenerationOptions(sampling: .greedy, maximumResponseTokens: 400)`.
-    public init(sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil) {
-        self.init(temperature: temperature, maxTokens: maximumResponseTokens)
+    public init(
+        sampling: SamplingMode? = nil, temperature: Double? = nil, maximumResponseTokens: Int? = nil, toolCallingMode: ToolCallingMode? = nil
+    ) {
+        self.init(temperature: temperature, maxTokens: maximumResponseTokens, toolCallingMode: toolCallingMode)
         guard let sampling else { return }
         topK = sampling.topK
         topP = sampling.topP

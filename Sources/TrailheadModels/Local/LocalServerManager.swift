@@ -162,7 +162,7 @@ actor LocalServerManager {
             "-m", located.model, "--host", "127.0.0.1", "--port", "\(port)", "-t", "\(configuration.threads)",
             // llama-server divides -c among its slots: each gets `contextSize`.
             "-c", "\(configuration.contextSize * configuration.parallelSlots)", "-np", "\(configuration.parallelSlots)",
-            "--no-webui", "--alias", configuration.model.name,
+            "--no-webui", "--jinja", "--alias", configuration.model.name,
         ] + configuration.extraServerArguments
         appendToLog("\n== \(Date()) starting \(located.server) \(arguments.joined(separator: " "))\n")
         do {

@@ -53,6 +53,7 @@ extension GenerationOptions {
     func over(_ defaults: GenerationOptions) -> GenerationOptions {
         GenerationOptions(
             temperature: temperature ?? defaults.temperature, topP: topP ?? defaults.topP, topK: topK ?? defaults.topK,
-            seed: seed ?? defaults.seed, maxTokens: maxTokens ?? defaults.maxTokens)
+            seed: seed ?? defaults.seed, maxTokens: maxTokens ?? defaults.maxTokens,
+            toolCallingMode: toolCallingMode ?? defaults.toolCallingMode)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
 
@@ -135,12 +136,12 @@ enum ServeFixtures {
 
     /// One scripted model output (`delayMs`: how long the "model" takes before it).
     static func call(_ start: String, _ end: String, delayMs: Int = 0) -> String {
-        let text = GeneratedContent.object(["tool": "calendarFreeDays", "arguments": ["start": .string(start), "end": .string(end)]]).jsonString
+        let text = LanguageModelSession.stepText(calling: "calendarFreeDays", arguments: ["start": .string(start), "end": .string(end)])
         return GeneratedContent.object(["text": .string(text), "delayMs": .number(Double(delayMs))]).jsonString
     }
 
     static func final(_ answer: String, delayMs: Int = 0) -> String {
-        let text = GeneratedContent.object(["final": .string(answer)]).jsonString
+        let text = LanguageModelSession.stepText(answering: .string(answer))
         return GeneratedContent.object(["text": .string(text), "delayMs": .number(Double(delayMs))]).jsonString
     }
 

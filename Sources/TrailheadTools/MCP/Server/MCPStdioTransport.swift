@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrailheadSchema
+import TrailheadSupport
 
 /// `agent mcp serve` over stdio: newline-delimited JSON-RPC on two descriptors. Tool calls run
 /// concurrently (calls into different plugins overlap), so a `notifications/cancelled` can reach

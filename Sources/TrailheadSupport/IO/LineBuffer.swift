@@ -3,7 +3,9 @@ import Foundation
 /// Bytes read from a pipe, cut into newline-terminated lines. Reads go straight into spare room
 /// at the end of one reused buffer (no per-read allocation or zero-filling: this is on every
 /// tool call's path, twice).
-struct LineBuffer {
+public struct LineBuffer {
+    public init() {}
+
     private var storage = [UInt8](repeating: 0, count: 64 * 1024)
     private var start = 0
     private var end = 0
@@ -11,10 +13,10 @@ struct LineBuffer {
     private var scanned = 0
 
     /// Bytes buffered that are not yet part of a returned line.
-    var pendingCount: Int { end - start }
+    public var pendingCount: Int { end - start }
 
     /// The next complete line without its newline, if one is buffered.
-    mutating func nextLine() -> [UInt8]? {
+    public mutating func nextLine() -> [UInt8]? {
         let from = max(scanned, start)
         let found = storage.withUnsafeBytes { (buffer) -> Int? in
             guard from < end, let hit = memchr(buffer.baseAddress! + from, 0x0A, end - from) else { return nil }
@@ -32,7 +34,7 @@ struct LineBuffer {
     }
 
     /// What remains after the last newline (a final line without one), emptying the buffer.
-    mutating func takeRest() -> [UInt8]? {
+    public mutating func takeRest() -> [UInt8]? {
         guard start < end else { return nil }
         let rest = Array(storage[start..<end])
         start = 0; end = 0; scanned = 0
@@ -40,7 +42,7 @@ struct LineBuffer {
     }
 
     /// One `read` from `fd` into the buffer; returns what `read` returned (0 at end of file).
-    mutating func fill(from fd: Int32) -> Int {
+    public mutating func fill(from fd: Int32) -> Int {
         if end == storage.count {
             if start > 0 {
                 // Move the unfinished line to the front.

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""The Python half of `agent eval --bfcl`: BFCL v4 cases, the peers, and BFCL's own AST checker.
+
+The Berkeley Function Calling Leaderboard ships its data and checker in the `bfcl-eval` wheel
+(Apache-2.0), installed with --no-deps by `Scripts/setup-python.sh bench`: its dependencies include
+torch and every vendor SDK. The AST checker imports the model registry only to ask whether a model
+writes dots in function names as underscores; a stand-in registry answers "no" for every model, so
+the checker runs unmodified without the registry's imports. Nothing of BFCL is copied here.
+
+Runs as a worker: one JSON request per line on stdin, one JSON answer per line on stdout.
+  {"op": "cases", "categories": [...], "limit": N}
+      -> {"instructions": BFCL's system prompt (its task; not its output format),
+          "cases": [{"id", "category", "question": [messages], "function": [BFCL docs],
+                     "tools": [OpenAI-style tools, converted as BFCL converts them]}]}
+  {"op": "peer", "id": ID, "url": "http://127.0.0.1:PORT/v1", "model": NAME}
+      -> the same model with native `tools` (tool_choice auto, as the OpenAI Agents SDK and most
+         runtimes send it): {"seconds", "prompt_tokens", "completion_tokens", "content",
+         "native": [calls from tool_calls], "text": [calls read out of the text]}
+  {"op": "score", "id": ID, "calls": [{"name", "arguments"}]}
+      -> {"valid": bool, "error": "..."}: BFCL's verdict (irrelevance: valid when there is no call)
+A request that fails comes back as {"failure": "..."} and the worker goes on.
+"""
+import copy
+import json
+import re
+import sys
+import time
+import types
+import urllib.request
+
+# The checker asks MODEL_CONFIG_MAPPING[model].underscore_to_dot; Trailhead keeps dots in names.
+_registry = types.ModuleType("bfcl_eval.constants.model_config")
+
+
+class _Config:
+    underscore_to_dot = False
+
+
+class _Registry(dict):
+    def __missing__(self, key):
+        return _Config()
+
+
+_registry.MODEL_CONFIG_MAPPING = _Registry()
+sys.modules["bfcl_eval.constants.model_config"] = _registry
+
+import bfcl_eval  # noqa: E402
+from bfcl_eval.constants.enums import Language  # noqa: E402
+from bfcl_eval.constants.default_prompts import PROMPT_STYLE_TEMPLATES  # noqa: E402
+from bfcl_eval.constants.type_mappings import GORILLA_TO_OPENAPI  # noqa: E402
+from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker  # noqa: E402
+
+DATA = bfcl_eval.__path__[0] + "/data"
+CHECKER_MODEL = "trailhead"
+# What BFCL's default system prompt tells every model about its task; the part on the output
+# format and the function list is each runtime's own business (Trailhead's step schema, the server's
+# native tools).
+_classic = PROMPT_STYLE_TEMPLATES["classic"]
+INSTRUCTIONS = _classic["persona"] + " " + _classic["task"]
+cases = {}
+answers = {}
+
+
+def load(category):
+    def read(path):
+        with open(path, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    entries = read(f"{DATA}/BFCL_v4_{category}.json")
+    if "irrelevance" not in category:
+        for entry in read(f"{DATA}/possible_answer/BFCL_v4_{category}.json"):
+            answers[entry["id"]] = entry["ground_truth"]
+    return entries
+
+
+def openai_type(schema):
+    """BFCL's own conversion of its parameter types for function-calling models (`_cast_to_openai_type`):
+    dict -> object, float -> number (with a note), tuple -> array, unknown -> string; nested items too."""
+    if "type" not in schema:
+        schema["type"] = "string"
+    else:
+        kind = schema["type"]
+        if kind == "float":
+            schema["format"] = "float"
+            schema["description"] = schema.get("description", "") + " This is a float type value."
+        schema["type"] = GORILLA_TO_OPENAPI.get(kind, "string")
+    if schema["type"] in ("array", "object"):
+        if "properties" in schema:
+            for value in schema["properties"].values():
+                openai_type(value)
+        elif "items" in schema:
+            openai_type(schema["items"])
+    return schema
+
+
+def tool(function):
+    function = copy.deepcopy(function)
+    parameters = function.get("parameters", {})
+    parameters["type"] = "object"
+    for value in parameters.get("properties", {}).values():
+        openai_type(value)
+    return {"type": "function", "function": {"name": function["name"], "description": function.get("description", ""),
+                                             "parameters": parameters}}
+
+
+def op_cases(request):
+    found = []
+    for category in request["categories"]:
+        entries = load(category)
+        limit = request.get("limit")
+        for entry in entries[:limit] if limit else entries:
+            entry["category"] = category
+            entry["tools"] = [tool(f) for f in entry["function"]]
+            cases[entry["id"]] = entry
+            found.append({k: entry[k] for k in ("id", "category", "question", "function", "tools")})
+    return {"cases": found, "instructions": INSTRUCTIONS}
+
+
+def arguments_of(value):
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def calls_in_text(text):
+    """Calls a lenient client reads out of a reply that is text: ```json fences, <tool_call> tags or bare
+    JSON, holding {"name", "arguments"} (or "parameters"), {"function": …} objects, or lists of them."""
+    candidates = re.findall(r"```(?:json)?\s*(.*?)```", text, re.S) + re.findall(r"<tool_call>\s*(.*?)\s*</tool_call>", text, re.S)
+    if not candidates:
+        candidates = [text]
+    calls = []
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        index = 0
+        while index < len(candidate):
+            start = min([i for i in (candidate.find("{", index), candidate.find("[", index)) if i >= 0], default=-1)
+            if start < 0:
+                break
+            try:
+                value, end = decoder.raw_decode(candidate, start)
+            except ValueError:
+                index = start + 1
+                continue
+            index = end
+            for item in value if isinstance(value, list) else [value]:
+                if not isinstance(item, dict):
+                    continue
+                if isinstance(item.get("function"), dict):
+                    item = item["function"]
+                name = item.get("name") or (item.get("function") if isinstance(item.get("function"), str) else None)
+                arguments = arguments_of(item.get("arguments", item.get("parameters", {})))
+                if isinstance(name, str) and arguments is not None:
+                    calls.append({"name": name, "arguments": arguments})
+    return calls
+
+
+def op_peer(request):
+    case = cases[request["id"]]
+    messages = [{"role": "system", "content": INSTRUCTIONS}] + case["question"][0]
+    body = {"model": request.get("model", "local"), "messages": messages, "tools": case["tools"],
+            "tool_choice": "auto", "stream": False, "temperature": request.get("temperature", 0)}
+    if request.get("max_tokens"):
+        body["max_tokens"] = request["max_tokens"]
+    started = time.monotonic()
+    http = urllib.request.Request(request["url"].rstrip("/") + "/chat/completions", data=json.dumps(body).encode(),
+                                  headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
+        reply = json.load(response)
+    seconds = time.monotonic() - started
+    message = reply["choices"][0]["message"]
+    native = []
+    for call in message.get("tool_calls") or []:
+        arguments = arguments_of(call["function"].get("arguments", "{}"))
+        native.append({"name": call["function"]["name"], "arguments": arguments if arguments is not None else {}})
+    content = message.get("content") or ""
+    usage = reply.get("usage", {})
+    return {"seconds": seconds, "prompt_tokens": usage.get("prompt_tokens"), "completion_tokens": usage.get("completion_tokens"),
+            "content": content, "native": native, "text": native + calls_in_text(content)}
+
+
+def op_score(request):
+    case = cases[request["id"]]
+    calls = request.get("calls") or []
+    if "irrelevance" in case["category"]:
+        return {"valid": not calls, "error": "called a tool when none fits" if calls else ""}
+    if not calls:
+        return {"valid": False, "error": "no call"}
+    output = [{call["name"]: call.get("arguments") or {}} for call in calls]
+    verdict = ast_checker(case["function"], output, answers[case["id"]], Language.PYTHON, case["category"], CHECKER_MODEL)
+    return {"valid": bool(verdict["valid"]), "error": "; ".join(str(e) for e in verdict.get("error", []))[:300]}
+
+
+OPS = {"cases": op_cases, "peer": op_peer, "score": op_score}
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            answer = OPS[request["op"]](request)
+        except Exception as error:  # one bad case must not end the evaluation
+            answer = {"failure": f"{type(error).__name__}: {error}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

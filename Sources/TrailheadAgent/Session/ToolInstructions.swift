@@ -1,0 +1,99 @@
+import Foundation
+import TrailheadSchema
+
+/// What the model reads of its tools, in the system message after the author's instructions: each
+/// tool as a compact signature (its parameters' names and types, which are optional, their enums
+/// and defaults), its description and its parameters' descriptions, then how to call and when to
+/// answer instead. The step schema constrains the output anyway; this is what lets a small model
+/// choose a tool and fill its arguments (without it, the 1.5B model answered every BFCL case in
+/// prose), in as few prompt tokens as measured to work (see docs/DESIGN.md).
+struct ToolInstructions {
+    /// How much of each tool is shown.
+    enum Detail: String, Sendable {
+        /// The name and description only.
+        case names
+        /// `name(a: integer, b?: string)`, the description, then each parameter's description.
+        case signatures
+        /// The name, description and the whole argument schema in compact form.
+        case schemas
+    }
+
+    var detail: Detail
+    var keys: StepSchema.Keys
+    /// Whether a turn may hold several calls.
+    var severalCalls: Bool
+
+    /// The detail of this build, or `TRAILHEAD_TOOL_PROMPT` while a variant is being measured.
+    static let defaultDetail: Detail = ProcessInfo.processInfo.environment["TRAILHEAD_TOOL_PROMPT"].flatMap(Detail.init) ?? .signatures
+
+    func lines(for tools: [SessionTool]) -> [String] {
+        guard !tools.isEmpty else { return [] }
+        var lines = ["Tools:"]
+        for tool in tools {
+            lines.append(describe(tool))
+        }
+        let call = "{\"\(keys.call)\": TOOL, \"\(keys.arguments)\": {…}}"
+        let answer = "{\"\(keys.final)\": …}"
+        let several = keys.calls.map { "{\"\($0)\": [\(call), …]}" } ?? "[\(call), …]"
+        switch ProcessInfo.processInfo.environment["TRAILHEAD_TOOL_RULE"] ?? "0" {
+        case "4":
+            lines.append("To call tools, answer \(several) with one call for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
+        case "5":
+            lines.append("To call tools, answer \(several) with one call for each thing the request asks. If none of the tools does what the request asks, do not call one: answer \(answer).")
+        case "1":
+            lines.append("Answer \(answer) when no tool fits the request or you have what you need. Otherwise call a tool: answer \(call)" + (severalCalls ? "; to call several at once, \(several)." : "."))
+        case "2":
+            lines.append("Call a tool only when one of these tools does what the request asks; when none does, answer \(answer) saying so. To call a tool, answer \(call)" + (severalCalls ? "; to call several at once (one call per thing the request asks), \(several)." : "."))
+        case "3":
+            lines.append("To call a tool, answer \(call)" + (severalCalls ? "; to call several at once (one call per thing the request asks, or per value it names), \(several)" : "") + ". If none of the tools does what the request asks, do not call one: answer \(answer).")
+        default:
+            var how = "To call a tool, answer \(call)"
+            if severalCalls { how += "; to call several at once, \(several)" }
+            how += ". When no tool fits the request, or once you have what you need, answer \(answer)."
+            lines.append(how)
+        }
+        return lines
+    }
+
+    private func describe(_ tool: SessionTool) -> String {
+        let detail = tool.includesSchemaInInstructions ? .schemas : self.detail
+        switch detail {
+        case .names:
+            return "- \(tool.name): \(tool.description)"
+        case .schemas:
+            return "- \(tool.name): \(tool.description) Arguments: \(tool.parameters.promptDescription)"
+        case .signatures:
+            guard let signature = Self.signature(tool.parameters) else {
+                return "- \(tool.name): \(tool.description) Arguments: \(tool.parameters.promptDescription)"
+            }
+            var line = "- \(tool.name)(\(signature.parameters.joined(separator: ", "))): \(tool.description)"
+            if !signature.descriptions.isEmpty { line += " " + signature.descriptions.joined(separator: " ") }
+            return line
+        }
+    }
+
+    /// `base: integer`, `unit?: string`… for each member of an object schema, and each member's
+    /// description as `base: The base of the triangle.`; nil for a schema that is not a plain
+    /// object (its compact form is shown instead).
+    static func signature(_ schema: GenerationSchema) -> (parameters: [String], descriptions: [String])? {
+        let json = schema.json
+        guard json["$defs"] == nil, json["$ref"] == nil, case .object(let properties)? = json["properties"] else { return nil }
+        let required = Set((json["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        var parameters: [String] = [], descriptions: [String] = []
+        for (name, property) in properties {
+            guard let member = try? GenerationSchema(json: property) else { return nil }
+            parameters.append("\(name)\(required.contains(name) ? "" : "?"): \(member.promptDescription(describing: false))")
+            if let text = property["description"]?.stringValue, !text.isEmpty {
+                descriptions.append("\(name): \(Self.sentence(text))")
+            }
+        }
+        return (parameters, descriptions)
+    }
+
+    /// The text with a full stop at its end.
+    private static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = trimmed.last else { return trimmed }
+        return ".!?".contains(last) ? trimmed : trimmed + "."
+    }
+}

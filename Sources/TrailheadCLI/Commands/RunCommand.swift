@@ -1,0 +1,153 @@
+import Foundation
+import TrailheadAgent
+import TrailheadModels
+import TrailheadSchema
+import TrailheadSupport
+import TrailheadTools
+
+/// `agent run PROMPT`: any agent from the shell — a default session with the named plugin and
+/// MCP tools, answering in text or in JSON under a schema file.
+struct RunCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "run",
+        summary: "Answer a prompt with a session over plugin and MCP tools; text, or JSON under a schema.",
+        discussion: """
+            The model calls the enabled tools on its own (several at once when the prompt asks for several \
+            things), then answers: in text, streamed as it is written on a terminal, or, with --schema, in JSON \
+            that matches the schema file. Progress goes to stderr; the transcript is always written (runs/ by \
+            default) and its path printed on stderr. --tool-calling required makes the model call a tool before \
+            it answers, none forbids calls, and a tool's name makes that tool the first turn's call.
+            """,
+        options: [
+            .option("tools", valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default none)."),
+            .option("schema", valueName: "FILE", help: "A JSON Schema file the answer must match (default: a text answer)."),
+            .option("tool-calling", valueName: "MODE", help: "allowed (default), required, none, or a tool's name."),
+            .option("instructions", valueName: "TEXT", help: "What the agent is for, before the tools (default none)."),
+            .option("model", valueName: "MODEL", help: "The model (default local)."),
+            .option("fallback", valueName: "MODEL", help: "A model to fall back to."),
+            .option("api-key-env", valueName: "VAR", help: "Environment variable holding the API key of an HTTP model."),
+            .option("format", valueName: "FORMAT", help: "text (default) or json (the answer with its turns, tokens and transcript)."),
+            .option("transcript", valueName: "FILE", help: "Where to write the transcript (default runs/<time>-run.jsonl)."),
+            .option("trace", valueName: "FILE", help: "Also write a Chrome trace-event file (opens in Perfetto)."),
+            .option("max-turns", valueName: "N", help: "Most model turns (default 10)."),
+            .option("temperature", valueName: "T", help: "Sampling temperature (default: the model's)."),
+            .flag("no-stream", help: "Print only the finished answer."),
+            CommonOptions.plugins, CommonOptions.manifests,
+        ],
+        positionals: [.required("PROMPT", help: "What to ask.")])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let prompt = arguments.positional("PROMPT")!
+        let format = arguments.value(of: "format") ?? "text"
+        guard ["text", "json"].contains(format) else { throw UsageError("--format must be text or json, not '\(format)'") }
+        let schema = try arguments.value(of: "schema").map { try SchemaCheckCommand.loadSchema($0, context: context) }
+        let mode = arguments.value(of: "tool-calling").map(ToolCallingMode.init(parsing:))
+        let maximumTurns = try arguments.value(of: "max-turns").map { text in
+            guard let value = Int(text), (1...50).contains(value) else { throw UsageError("--max-turns must be an integer from 1 to 50, not '\(text)'") }
+            return value
+        }
+        let temperature = try arguments.value(of: "temperature").map { text in
+            guard let value = Double(text), (0...2).contains(value) else { throw UsageError("--temperature must be a number from 0 to 2, not '\(text)'") }
+            return value
+        }
+        let plugins = (arguments.value(of: "tools") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        var modelSpec = arguments.value(of: "model") ?? "local"
+        if let fallback = arguments.value(of: "fallback") { modelSpec += "," + fallback }
+
+        let folders = CommonOptions.folders(arguments, context: context)
+        let home = CommonOptions.home(context: context)
+        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
+        defer { registry.shutdown() }
+        let tools: [PluginTool]
+        do { tools = plugins.isEmpty ? [] : try registry.sessionTools(plugins: plugins) } catch { throw CommandError(error.message, exitCode: .usage) }
+        if case .named(let name) = mode?.kind, !tools.contains(where: { $0.name == name }) {
+            throw UsageError("--tool-calling names \(name), which is not one of the enabled tools (\(tools.map(\.name).joined(separator: ", ")))")
+        }
+        let model: any LanguageModel
+        do { model = try ModelSpecifier.model(modelSpec, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env")) } catch {
+            throw CommandError("\(error)", exitCode: .usage)
+        }
+        if case .unavailable(let reason) = runAsync({ await model.availability }) {
+            context.stderr.line("agent: no model available: \(reason)")
+            if let fix = reason.fix { context.stderr.line("  to fix: \(fix)") }
+            return .noModel
+        }
+
+        let transcriptPath = arguments.value(of: "transcript").map(context.absolutePath) ?? CommonOptions.newTranscriptPath(home: home, naming: "run")
+        let transcript: TranscriptWriter
+        do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
+        let trace = try arguments.value(of: "trace").map { path throws(CommandError) in
+            do { return try Trace(path: context.absolutePath(path)) } catch { throw CommandError("\(error)") }
+        }
+        defer { trace?.finish() }
+        context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
+
+        let session = LanguageModelSession(model: model, tools: tools, instructions: arguments.value(of: "instructions").map { Instructions($0) })
+        let progress = Progress(context: context)
+        var configuration = session.configuration
+        configuration.transcriptFile = transcript
+        configuration.trace = trace
+        configuration.onEvent = { progress.report($0) }
+        if let maximumTurns { configuration.limits.maximumTurns = maximumTurns }
+        configuration.request = ["prompt": .string(prompt), "tools": .array(plugins.map { .string($0) })]
+        session.configuration = configuration
+        let options = GenerationOptions(temperature: temperature, toolCallingMode: mode)
+        let streaming = !arguments.flag("no-stream") && context.stdout.isTerminal && format == "text" && schema == nil
+
+        let outcome: Result<Answer, any Error> = runAsync {
+            session.prewarm()
+            do {
+                if let schema {
+                    let response = try await session.respond(to: Prompt(prompt), schema: schema, includeSchemaInPrompt: true, options: options)
+                    return .success(Answer(content: response.content, turns: response.turns, usage: response.usage, model: response.model))
+                }
+                let stream = session.streamResponse(to: Prompt(prompt), options: options)
+                var shown = 0
+                for try await snapshot in stream where streaming {
+                    let text = snapshot.content
+                    if text.count > shown { context.stdout.write(String(text.dropFirst(shown))) }
+                    shown = max(shown, text.count)
+                }
+                let response = try await stream.collect()
+                if streaming {
+                    if response.content.count > shown { context.stdout.write(String(response.content.dropFirst(shown))) }
+                    context.stdout.line("")
+                }
+                return .success(Answer(content: .string(response.content), turns: response.turns, usage: response.usage, model: response.model, streamed: streaming))
+            } catch {
+                return .failure(error)
+            }
+        }
+        progress.done()
+        switch outcome {
+        case .success(let answer):
+            if format == "json" {
+                context.stdout.line(GeneratedContent.object([
+                    "answer": answer.content, "turns": .number(Double(answer.turns)), "model": .string(answer.model),
+                    "tokensIn": .number(Double(answer.usage.inputTokens)), "tokensOut": .number(Double(answer.usage.outputTokens)),
+                    "transcript": .string(transcriptPath),
+                ]).jsonString)
+            } else if !answer.streamed {
+                context.stdout.line(answer.content.stringValue ?? answer.content.jsonString)
+            }
+            context.stderr.line(context.styled("answered in \(answer.turns) turn\(answer.turns == 1 ? "" : "s"); transcript: \(transcriptPath)", .dim))
+            return .success
+        case .failure(let error):
+            if error is CancellationError {
+                context.stderr.line("agent: cancelled; transcript: \(transcriptPath)")
+                return ExitCode(130)
+            }
+            context.stderr.line("agent: the run failed: \(error)")
+            context.stderr.line("  transcript: \(transcriptPath)")
+            return .failure
+        }
+    }
+
+    struct Answer: Sendable {
+        var content: GeneratedContent
+        var turns: Int
+        var usage: TrailheadAgent.Usage
+        var model: String
+        var streamed = false
+    }
+}

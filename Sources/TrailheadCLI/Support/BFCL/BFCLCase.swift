@@ -1,0 +1,78 @@
+import TrailheadAgent
+import TrailheadSchema
+
+/// One case of the Berkeley Function Calling Leaderboard as the BFCL worker hands it over: a
+/// question, the functions it may call (as OpenAI-style tools, converted the way BFCL converts
+/// them for function-calling models) and the system prompt BFCL gives every model.
+struct BFCLCase: Sendable {
+    var id: String
+    var category: String
+    var instructions: String
+    /// The user's request (the question's user messages, joined).
+    var prompt: String
+    var tools: [BFCLTool]
+
+    init(_ json: GeneratedContent, instructions: String) throws(CommandError) {
+        guard let id = json["id"]?.stringValue, let category = json["category"]?.stringValue else {
+            throw CommandError("a BFCL case without an id or category: \(json.jsonString.prefix(200))")
+        }
+        self.id = id
+        self.category = category
+        let messages = json["question"]?.arrayValue?.first?.arrayValue ?? []
+        let system = messages.filter { $0["role"]?.stringValue == "system" }.compactMap { $0["content"]?.stringValue }
+        self.instructions = ([instructions] + system).joined(separator: "\n")
+        prompt = messages.filter { $0["role"]?.stringValue == "user" }.compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
+        tools = try (json["tools"]?.arrayValue ?? []).map { tool throws(CommandError) in try BFCLTool(tool, caseID: id) }
+    }
+}
+
+/// A function of a BFCL case as a session tool. BFCL's single-turn categories score the calls,
+/// not what a function would return, so it answers every call with the same small result.
+struct BFCLTool: Tool {
+    typealias Arguments = GeneratedContent
+    typealias Output = GeneratedContent
+
+    let name: String
+    let description: String
+    let parameters: GenerationSchema
+
+    init(_ json: GeneratedContent, caseID: String) throws(CommandError) {
+        let function = json["function"] ?? json
+        guard let name = function["name"]?.stringValue else { throw CommandError("\(caseID): a function without a name") }
+        self.name = name
+        description = function["description"]?.stringValue ?? ""
+        let schema = Self.subset(function["parameters"] ?? ["type": "object"])
+        do { parameters = try GenerationSchema(json: schema) } catch {
+            throw CommandError("\(caseID): the parameters of \(name) are not a schema Trailhead can load: \(error)")
+        }
+    }
+
+    func call(arguments: GeneratedContent) async throws -> GeneratedContent { ["status": "done"] }
+
+    /// The schema with only the keywords of Trailhead's subset: BFCL's function documents carry
+    /// a few of their own (`optional` on a member, say) that mean nothing to a validator.
+    static func subset(_ schema: GeneratedContent) -> GeneratedContent {
+        guard case .object(let object) = schema else { return schema }
+        var kept = JSONObject()
+        for (key, value) in object where GenerationSchema.supportedKeywords.contains(key) {
+            switch key {
+            case "properties", "$defs":
+                guard case .object(let members) = value else { continue }
+                var mapped = JSONObject()
+                for (name, member) in members { mapped[name] = subset(member) }
+                kept[key] = .object(mapped)
+            case "items", "additionalProperties", "not":
+                kept[key] = subset(value)
+            case "anyOf", "oneOf", "allOf", "prefixItems":
+                kept[key] = .array((value.arrayValue ?? []).map(subset))
+            case "required":
+                // Only members the schema has: BFCL lists a few it never declares.
+                let declared = object["properties"]?.objectValue
+                kept[key] = .array((value.arrayValue ?? []).filter { declared?[$0.stringValue ?? ""] != nil })
+            default:
+                kept[key] = value
+            }
+        }
+        return .object(kept)
+    }
+}

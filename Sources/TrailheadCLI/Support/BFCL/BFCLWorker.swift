@@ -1,0 +1,56 @@
+import Foundation
+import TrailheadSchema
+import TrailheadSupport
+
+/// The Python half of `agent eval --bfcl` (`Scripts/bfcl/bfcl_worker.py`), run once for the whole
+/// evaluation: it reads BFCL's cases from the pinned `bfcl-eval` wheel, runs the peers against the
+/// same llama-server, and scores calls with BFCL's own AST checker. One JSON request a line, one
+/// JSON answer a line.
+final class BFCLWorker {
+    private let process: ChildProcess
+    private var lines: LineReader
+
+    /// Starts the worker with the cache's Python (`make bench` installs `bfcl-eval` there).
+    init(home: String, python: String) throws(CommandError) {
+        let script = home + "/Scripts/bfcl/bfcl_worker.py"
+        guard FileManager.default.fileExists(atPath: script) else { throw CommandError("\(script) is missing: --bfcl runs from a Trailhead checkout") }
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw CommandError("\(python) is missing: run `Scripts/setup-python.sh bench` (or `make bench`) to install BFCL's data and checker")
+        }
+        do {
+            process = try ChildProcess(python, [script], options: .init(standardInput: .pipe, standardOutput: .pipe, standardError: .inherit))
+        } catch {
+            throw CommandError("cannot start the BFCL worker: \(error)")
+        }
+        lines = LineReader(fd: process.standardOutput!)
+    }
+
+    deinit {
+        process.closeStandardInput()
+        _ = process.wait()
+    }
+
+    /// Sends one request and waits for its answer; a `failure` answer is thrown.
+    func ask(_ request: GeneratedContent) throws(CommandError) -> GeneratedContent {
+        let line = Array((request.jsonString + "\n").utf8)
+        guard let fd = process.standardInput, Self.writeAll(fd, line) else { throw CommandError("the BFCL worker stopped reading") }
+        guard let answer = lines.next() else { throw CommandError("the BFCL worker ended (its errors are above)") }
+        let content: GeneratedContent
+        do { content = try GeneratedContent(json: String(decoding: answer, as: UTF8.self)) } catch {
+            throw CommandError("the BFCL worker answered something that is not JSON: \(String(decoding: answer.prefix(200), as: UTF8.self))")
+        }
+        if let failure = content["failure"]?.stringValue { throw CommandError("BFCL worker: \(failure)") }
+        return content
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import Trailhead
+import TrailheadModels
+
+@testable import TrailheadAgent
+
+/// Tool calling in any session, with scripted models: the tool-calling mode, several calls in one
+/// turn, bounded free text, loops stopped, responses that end with their calls. Each test reads
+/// the step schema the model was sent, turn by turn.
+@Suite struct ToolCallingTests {
+    typealias RecordingModel = LanguageModelSessionTests.RecordingModel
+    typealias Weather = LanguageModelSessionTests.Weather
+
+    struct Clock: Tool {
+        let name = "clock"
+        let description = "Tells the time in a city."
+        struct Arguments: Generable {
+            var city: String
+            static let generationSchema = SchemaBuilder.object(properties: ["city": .string()]).declaredSchema
+        }
+        func call(arguments: Arguments) async throws -> String { "12:00 in \(arguments.city)" }
+    }
+
+    let keys = StepSchema.keys
+
+    func call(_ tool: String, _ city: String) -> String { #"{"\#(keys.call)":"\#(tool)","\#(keys.arguments)":{"city":"\#(city)"}}"# }
+    func answer(_ text: String) -> String { #"{"\#(keys.final)":"\#(text)"}"# }
+
+    /// What a step schema offers: "answer", a tool's name, or "several" (the branch with several calls).
+    func offered(_ request: ModelRequest) -> Set<String> {
+        var found: Set<String> = []
+        func visit(_ branch: GeneratedContent) {
+            if branch["type"]?.stringValue == "array" {
+                found.insert("several")
+            } else if let properties = branch["properties"] {
+                if properties[keys.final] != nil { found.insert("answer") }
+                if let name = properties[keys.call]?["const"]?.stringValue { found.insert(name) }
+                if let calls = keys.calls, properties[calls] != nil { found.insert("several") }
+            }
+        }
+        let schema = request.schema!.json
+        if let branches = schema["anyOf"]?.arrayValue { branches.forEach(visit) } else { visit(schema) }
+        return found
+    }
+
+    func session(_ model: RecordingModel) -> LanguageModelSession {
+        LanguageModelSession(model: model, tools: [Weather(), Clock()], instructions: "Help travellers.")
+    }
+
+    @Test func allowedOffersEveryToolSeveralCallsAndTheAnswerFromTheFirstTurn() async throws {
+        let model = RecordingModel([answer("Pack for rain.")])
+        let response = try await session(model).respond(to: "Rain in Porto?")
+        #expect(response.content == "Pack for rain.")
+        #expect(offered(model.requests[0]) == ["weather", "clock", "several", "answer"])
+    }
+
+    @Test func requiredNeverOffersTheAnswerBeforeAToolHasAnswered() async throws {
+        let model = RecordingModel([call("weather", "Porto"), answer("Take an umbrella.")])
+        let response = try await session(model).respond(to: "Rain in Porto?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "Take an umbrella.")
+        #expect(!offered(model.requests[0]).contains("answer"))
+        #expect(offered(model.requests[0]).contains("weather"))
+        #expect(offered(model.requests[1]).contains("answer"))
+    }
+
+    @Test func requiredRepairsAnAnswerGivenBeforeAnyCall() async throws {
+        // A model that ignores the grammar (a scripted one can) is sent back to call a tool first.
+        let model = RecordingModel([answer("No need."), call("weather", "Porto"), answer("Take an umbrella.")])
+        let session = session(model)
+        let response = try await session.respond(to: "Rain in Porto?", options: GenerationOptions(toolCallingMode: .required))
+        #expect(response.content == "Take an umbrella.")
+        let repairs = session.transcript.entries.compactMap { entry -> String? in
+            if case .repair(let repair) = entry { return repair.message } else { return nil }
+        }
+        #expect(repairs.count == 1 && repairs[0].contains("call"))
+        #expect(!offered(model.requests[1]).contains("answer"))
+    }
+
+    @Test func disallowedNeverOffersATool() async throws {
+        let model = RecordingModel([answer("Probably rain.")])
+        let session = session(model)
+        let response = try await session.respond(to: "Rain in Porto?", options: GenerationOptions(toolCallingMode: .disallowed))
+        #expect(response.content == "Probably rain.")
+        #expect(offered(model.requests[0]) == ["answer"])
+        // The system message still lists the tools: the prompt prefix stays the same for every mode.
+        #expect(model.requests[0].messages[0].content.contains("weather("))
+    }
+
+    @Test func aNamedToolIsTheFirstTurnsOnlyBranch() async throws {
+        let model = RecordingModel([call("clock", "Porto"), answer("It is noon.")])
+        let response = try await session(model).respond(to: "Rain in Porto?", options: GenerationOptions(toolCallingMode: .named("clock")))
+        #expect(response.content == "It is noon.")
+        #expect(offered(model.requests[0]) == ["clock"])
+        #expect(model.requests[0].schema!.json["anyOf"] == nil)
+        #expect(offered(model.requests[1]).contains("answer"))
+        #expect(offered(model.requests[1]).contains("weather"))
+    }
+
+    @Test func aNamedToolTheSessionLacksIsASetupError() async throws {
+        let model = RecordingModel([answer("x")])
+        await #expect(throws: LanguageModelSession.GenerationError.self) {
+            try await session(model).respond(to: "Rain?", options: GenerationOptions(toolCallingMode: .named("radar")))
+        }
+        #expect(model.requests.isEmpty)
+    }
+
+    @Test func aGenericSessionMakesSeveralCallsInOneTurn() async throws {
+        let several = keys.calls.map { #"{"\#($0)":[\#(call("weather", "Porto")),\#(call("clock", "Lisbon"))]}"# }
+            ?? "[\(call("weather", "Porto")),\(call("clock", "Lisbon"))]"
+        let model = RecordingModel([several, answer("Rain in Porto; noon in Lisbon.")])
+        let session = session(model)
+        let response = try await session.respond(to: "Rain in Porto, and the time in Lisbon?")
+        #expect(response.content == "Rain in Porto; noon in Lisbon.")
+        #expect(response.turns == 2)
+        let calls = session.transcript.entries.compactMap { entry -> (Int, String)? in
+            if case .toolCall(let call) = entry { return (call.turn, call.tool) } else { return nil }
+        }
+        #expect(calls.map(\.0) == [1, 1])
+        #expect(calls.map(\.1) == ["weather", "clock"])
+        // Both results reach the model before its answer.
+        let feedback = model.requests[1].messages.last!.content
+        #expect(feedback.contains("weather returned") && feedback.contains("clock returned"))
+    }
+
+    @Test func aFreeTextAnswerIsBoundedByDefault() async throws {
+        let withTools = RecordingModel([answer("Rain.")])
+        _ = try await session(withTools).respond(to: "Rain in Porto?")
+        #expect(withTools.requests[0].options.maxTokens == LanguageModelSession.Configuration().maximumTextTokens)
+        let plain = RecordingModel(["Rain."])
+        _ = try await LanguageModelSession(model: plain).respond(to: "Rain in Porto?")
+        #expect(plain.requests[0].options.maxTokens == 512)
+        // The caller's own limit wins.
+        let limited = RecordingModel(["Rain."])
+        _ = try await LanguageModelSession(model: limited).respond(to: "Rain?", options: GenerationOptions(maximumResponseTokens: 40))
+        #expect(limited.requests[0].options.maxTokens == 40)
+    }
+
+    @Test func aTextAnswerCutAtItsBoundIsKept() async throws {
+        let model = RecordingModel([#"{"\#(keys.final)":"Rain all week, so pack a"#])
+        model.finishReason = "length"
+        let response = try await session(model).respond(to: "Rain in Porto?")
+        #expect(response.content == "Rain all week, so pack a")
+        #expect(model.requests.count == 1)
+    }
+
+    @Test func aRepeatingAnswerIsStoppedAndReported() async throws {
+        let loop = String(repeating: "Sushi Sake, ", count: 40)
+        let plain = RecordingModel(["The best places are " + loop])
+        let session = LanguageModelSession(model: plain)
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "Sushi in Tokyo?") }
+        guard case .error(let failure)? = session.transcript.entries.last else { Issue.record("no error entry"); return }
+        #expect(failure.message.contains("repeated \"") && failure.message.contains("Sushi Sake"), "\(failure.message)")
+        // Stopped within a few repetitions of the loop, not at the end of the text.
+        guard case .modelTurn(let turn)? = session.transcript.entries.dropLast().last else { Issue.record("no model turn"); return }
+        #expect(turn.finishReason == "repetition")
+        #expect(turn.text.count < 20 + "Sushi Sake, ".count * 12)
+
+        let wrapped = RecordingModel([#"{"\#(keys.final)":"The best: "# + loop + #""}"#])
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await self.session(wrapped).respond(to: "Sushi?") }
+    }
+
+    @Test func aResponseCanEndWithItsCalls() async throws {
+        let model = RecordingModel([call("weather", "Porto")])
+        let session = session(model)
+        var configuration = session.configuration
+        configuration.stopsAfterToolCalls = true
+        session.configuration = configuration
+        let response = try await session.respond(to: "Rain in Porto?")
+        #expect(model.requests.count == 1)
+        let content = try GeneratedContent(json: response.content)
+        #expect(content.arrayValue?.first?["tool"] == "weather")
+        #expect(content.arrayValue?.first?["result"]?["sky"] == "rain")
+    }
+
+    @Test func theSystemMessageShowsEachToolsSignature() async throws {
+        let model = RecordingModel([answer("ok")])
+        _ = try await session(model).respond(to: "Hi")
+        let system = model.requests[0].messages[0].content
+        #expect(system.contains("- weather(city: string): Tells the weather of a city."))
+        #expect(system.contains("- clock(city: string): Tells the time in a city."))
+    }
+}

@@ -44,8 +44,10 @@ public struct LocalModelConfiguration: Sendable {
         self.verifiesModelFile = verifiesModelFile
     }
 
-    /// Slots when nothing says otherwise: measured with `trailhead-bench concurrency` on a 2-core
-    /// machine (docs/SCALING.md): 4 concurrent plans decode ~2× the tokens/s of one.
+    /// Slots when nothing says otherwise, measured with `trailhead-bench concurrency` on a 2-core
+    /// machine (docs/SCALING.md): 4 plans at once all progress and finish in about the time of one
+    /// on a busy machine; on a quiet one a step of 4 slots cost ~3× a step of one (compute-bound on 2
+    /// cores), so the gain is in fairness and no queueing more than in tokens/s; 8 did not pay.
     public static let defaultParallelSlots = 4
 
     /// `TRAILHEAD_SLOTS` when it holds a number from 1 to 64, else `defaultParallelSlots`.

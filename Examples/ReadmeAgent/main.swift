@@ -1,15 +1,9 @@
 import Trailhead
 struct Weather: Tool {
     let name = "weather", description = "Tells whether it rains in a city today."
-    struct Arguments: Generable {
-        var city: String
-        static let generationSchema = SchemaBuilder.object(properties: ["city": .string()]).declaredSchema
-    }
+    struct Arguments: Generable { var city: String }
     func call(arguments: Arguments) async throws -> String { arguments.city == "Lisbon" ? "sunny" : "rain" }
 }
-struct Advice: Generable {
-    var umbrella: Bool, reason: String
-    static let generationSchema = SchemaBuilder.object(properties: ["umbrella": .boolean(), "reason": .string()]).declaredSchema
-}
+struct Advice: Generable { var umbrella: Bool, reason: String }
 let session = LanguageModelSession(tools: [Weather()], instructions: "Help travellers pack.")
 print(try await session.respond(to: "Do I need an umbrella in Porto today?", generating: Advice.self).content)

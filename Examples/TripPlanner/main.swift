@@ -1,7 +1,8 @@
-// The trip planner of Apple's Foundation Models code-along, written against Trailhead. What the
-// macros did is written by hand: each Generable type declares its schema (the `@Guide`s) and its
-// `PartiallyGenerated` view. The rest reads as the seed does. The seed's tool asked MapKit; this
-// one asks the points-of-interest index, through the bundled plugin.
+// The trip planner of Apple's Foundation Models code-along, written against Trailhead. The types
+// are the seed's: their schemas are derived from the declarations, the `@Guide`s are a table keyed
+// by each type's CodingKeys (a misspelt member does not compile), and snapshots are read through
+// the types' own members. The seed's tool asked MapKit; this one asks the points-of-interest index,
+// through the bundled plugin.
 //
 //     TripPlanner "Joshua Tree National Park" [--days 3] [--model local|local:test|scripted:FILE]
 import Foundation
@@ -15,18 +16,12 @@ struct Itinerary: Generable {
     let description: String
     let rationale: String
     let days: [DayPlan]
-
-    static let generationSchema = SchemaBuilder.object(properties: [
-        "title": .text(words: 2...8, description: "An exciting name for the trip."),
-        "destinationName": .string(),
-        "description": .text(words: 4...20),
-        "rationale": .text(words: 4...20, description: "An explanation of how the itinerary meets the user's special requests."),
-        "days": .array(of: .generable(DayPlan.self), description: "A list of day-by-day plans.", minItems: 1, maxItems: 7),
-    ]).declaredSchema
-
-    struct PartiallyGenerated: Decodable, Sendable {
-        let title: String?, destinationName: String?, description: String?, rationale: String?, days: [DayPlan.PartiallyGenerated]?
-    }
+    static let guides = GuideTable(CodingKeys.self, [
+        .title: [.description("An exciting name for the trip."), .words(2...8)],
+        .description: [.words(4...20)],
+        .rationale: [.description("An explanation of how the itinerary meets the user's special requests."), .words(4...20)],
+        .days: [.description("A list of day-by-day plans."), .count(1...7)],
+    ])
 }
 
 struct DayPlan: Generable {
@@ -34,31 +29,17 @@ struct DayPlan: Generable {
     let subtitle: String
     let destination: String
     let activities: [Activity]
-
-    static let generationSchema = SchemaBuilder.object(properties: [
-        "title": .text(words: 2...8, description: "A unique and exciting title for this day plan."),
-        "subtitle": .text(words: 2...10),
-        "destination": .string(),
-        "activities": .array(of: .generable(Activity.self), count: 3),
-    ]).declaredSchema
-
-    struct PartiallyGenerated: Decodable, Sendable {
-        let title: String?, subtitle: String?, destination: String?, activities: [Activity.PartiallyGenerated]?
-    }
+    static let guides = GuideTable(CodingKeys.self, [
+        .title: [.description("A unique and exciting title for this day plan."), .words(2...8)],
+        .subtitle: [.words(2...10)], .activities: [.count(3)],
+    ])
 }
 
 struct Activity: Generable {
     let type: Kind
     let title: String
     let description: String
-
-    static let generationSchema = SchemaBuilder.object(properties: [
-        "type": .enumeration(Kind.self),
-        "title": .text(words: 1...8),
-        "description": .text(words: 3...15),
-    ]).declaredSchema
-
-    struct PartiallyGenerated: Decodable, Sendable { let type: String?, title: String?, description: String? }
+    static let guides = GuideTable(CodingKeys.self, [.title: [.words(1...8)], .description: [.words(3...15)]])
 }
 
 enum Kind: String, Codable, CaseIterable {
@@ -95,10 +76,10 @@ struct FindPointsOfInterestTool: Tool {
     struct Arguments: Generable {
         let pointOfInterest: Category
         let naturalLanguageQuery: String
-        static let generationSchema = SchemaBuilder.object(properties: [
-            "pointOfInterest": .enumeration(Category.self, description: "This is the type of destination to look up for."),
-            "naturalLanguageQuery": .text(words: 1...5, description: "The natural language query of what to search for."),
-        ]).declaredSchema
+        static let guides = GuideTable(CodingKeys.self, [
+            .pointOfInterest: [.description("This is the type of destination to look up for.")],
+            .naturalLanguageQuery: [.description("The natural language query of what to search for."), .words(1...5)],
+        ])
     }
 
     func call(arguments: Arguments) async throws -> String {
@@ -127,12 +108,17 @@ final class ItineraryPlanner: Sendable {
     }
 
     func suggestItinerary(dayCount: Int, show: (Itinerary.PartiallyGenerated) -> Void) async throws -> Itinerary {
-        let stream = session.streamResponse(
-            generating: Itinerary.self, includeSchemaInPrompt: false, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 700)
-        ) {
-            "Generate a \(dayCount)-day itinerary to \(landmark)."
-            "Give it a fun title and description."
+        // The seed's `.anyOf(landmarkNames)` and `.count(3)`, for this request.
+        let schema = try Itinerary.generationSchema.narrowed { edit in
+            edit.allow([.string(landmark)], at: ["destinationName"])
+            edit.count(dayCount, at: ["days"])
         }
+        let stream = session.streamResponse(
+            to: Prompt {
+                "Generate a \(dayCount)-day itinerary to \(landmark)."
+                "Give it a fun title and description."
+            }, generating: Itinerary.self, schema: schema, includeSchemaInPrompt: false,
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 700))
         for try await partial in stream { show(partial.content) }
         return try await stream.collect().content
     }

@@ -4,7 +4,7 @@ import TrailheadSchema
 
 /// Writes planned events (a trip's days) to a separate .ics file the user can import.
 /// It needs the user's approval and never touches the user's own calendar file.
-struct CalendarAddEventsTool: PluginTool {
+struct CalendarAddEventsTool: Tool {
     let settings: CalendarSettings
 
     var name: String { "calendarAddEvents" }
@@ -16,41 +16,39 @@ struct CalendarAddEventsTool: PluginTool {
     var annotations: ToolAnnotations { ToolAnnotations(readOnly: false, destructive: false, idempotent: false) }
     var needsApproval: Bool { true }
 
-    var arguments: GeneratedContent {
-        let text: GeneratedContent = ["type": "string"]
-        let event: GeneratedContent = [
-            "type": "object",
-            "properties": [
-                "summary": ["type": "string", "minLength": 1],
-                "start": ["type": "string", "description": "YYYY-MM-DDTHH:MM, or YYYY-MM-DD when allDay"],
-                "end": ["type": "string", "description": "YYYY-MM-DDTHH:MM, or YYYY-MM-DD when allDay"],
-                "allDay": ["type": "boolean"],
-                "location": text,
-                "description": text,
-            ],
-            "required": ["summary", "start", "end"],
-            "additionalProperties": false,
-        ]
-        return [
-            "type": "object",
-            "properties": [
-                "file": ["type": "string", "pattern": "\\.ics$", "description": "Path of the .ics file to write."],
-                "events": ["type": "array", "items": event, "minItems": 1, "maxItems": 100],
-            ],
-            "required": ["file", "events"],
-            "additionalProperties": false,
-        ]
+    struct Arguments: Generable {
+        var file: String
+        var events: [NewEvent]
+        static let guides = GuideTable(CodingKeys.self, [
+            .file: [.pattern("\\.ics$"), .description("Path of the .ics file to write.")],
+            .events: [.count(1...100)],
+        ])
     }
 
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
-        guard let file = arguments["file"]?.stringValue, !file.isEmpty else {
+    struct NewEvent: Generable {
+        var summary: String
+        var start: String
+        var end: String
+        var allDay: Bool?
+        var location: String?
+        var description: String?
+        static let guides = GuideTable(CodingKeys.self, [
+            .summary: [.minimumLength(1)],
+            .start: [.description("YYYY-MM-DDTHH:MM, or YYYY-MM-DD when allDay")],
+            .end: [.description("YYYY-MM-DDTHH:MM, or YYYY-MM-DD when allDay")],
+        ])
+    }
+
+    func call(arguments: Arguments) throws -> CalendarReport.Added {
+        guard !arguments.file.isEmpty else {
             throw ToolFailure("'file' is required: the path of a separate .ics file")
         }
-        let path = settings.resolve(file)
-        let items = arguments["events"]?.arrayValue ?? []
+        let path = settings.resolve(arguments.file)
         do {
-            let drafts = try items.enumerated().map { (index, item) throws(CalendarError) in
-                try EventDraft(content: item, index: index)
+            let drafts = try arguments.events.enumerated().map { (index, event) throws(CalendarError) in
+                try EventDraft(
+                    summary: event.summary, start: event.start, end: event.end, allDay: event.allDay, location: event.location,
+                    notes: event.description, index: index)
             }
             let zone = try settings.writingZone()
             let written = try EventWriter.append(drafts, to: path, zone: zone, protecting: [settings.calendarPath])

@@ -3,7 +3,7 @@ import TrailheadPluginKit
 import TrailheadSchema
 
 /// Which days the user has nothing on: the question a trip planner asks first.
-struct CalendarFreeDaysTool: PluginTool {
+struct CalendarFreeDaysTool: Tool {
     let settings: CalendarSettings
 
     var name: String { "calendarFreeDays" }
@@ -12,29 +12,8 @@ struct CalendarFreeDaysTool: PluginTool {
             + "and lists what makes the other days busy. Use it to pick dates for a trip. Cancelled events "
             + "and events marked free (transparent) do not make a day busy."
     }
-    var arguments: GeneratedContent { DayRangeArguments.schema }
-    var output: GeneratedContent? {
-        let busyDay: GeneratedContent = [
-            "type": "object",
-            "properties": ["date": ["type": "string"], "events": ["type": "array", "items": ["type": "string"]]],
-            "required": ["date", "events"],
-            "additionalProperties": false,
-        ]
-        return [
-            "type": "object",
-            "properties": [
-                "timeZone": ["type": "string"],
-                "freeDays": ["type": "array", "items": ["type": "string"]],
-                "busyDays": ["type": "array", "items": busyDay],
-                "warnings": ["type": "array", "items": ["type": "string"], "description": "What could not be read exactly."],
-            ],
-            "required": ["timeZone", "freeDays", "busyDays"],
-            "additionalProperties": false,
-        ]
-    }
-
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
-        let range = try DayRangeArguments.range(from: arguments)
+    func call(arguments: DayRangeArguments) throws -> CalendarReport.FreeDays {
+        let range = try arguments.range
         let (document, zone) = try settings.calendar()
         let expansion = document.expand(in: range, zone: zone)
         let availability = DayAvailability(range: range, events: expansion.events)

@@ -2,26 +2,21 @@ import ICalendar
 import TrailheadPluginKit
 import TrailheadSchema
 
-/// `{"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}`, shared by the two reading tools.
-enum DayRangeArguments {
-    static let schema: GeneratedContent = [
-        "type": "object",
-        "properties": [
-            "start": ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "First day, YYYY-MM-DD."],
-            "end": [
-                "type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-                "description": "Last day, YYYY-MM-DD, included. At most 366 days after start.",
-            ],
-        ],
-        "required": ["start", "end"],
-        "additionalProperties": false,
-    ]
+/// `{"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}`, the arguments of the two reading tools.
+struct DayRangeArguments: Generable {
+    var start: String
+    var end: String
 
-    static func range(from arguments: GeneratedContent) throws -> DateRange {
-        do {
-            return try DateRange(start: arguments["start"]?.stringValue ?? "", end: arguments["end"]?.stringValue ?? "")
-        } catch {
-            throw ToolFailure(error.message)
+    static let guides = GuideTable(CodingKeys.self, [
+        .start: [.pattern(day), .description("First day, YYYY-MM-DD.")],
+        .end: [.pattern(day), .description("Last day, YYYY-MM-DD, included. At most 366 days after start.")],
+    ])
+
+    private static let day = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+
+    var range: DateRange {
+        get throws {
+            do { return try DateRange(start: start, end: end) } catch { throw ToolFailure(error.message) }
         }
     }
 }

@@ -3,7 +3,7 @@ import TrailheadSchema
 import VCard
 
 /// `searchContacts`: finds the user's contacts by name, city, group or note.
-struct SearchContactsTool: PluginTool {
+struct SearchContactsTool: Tool {
     let book: ContactBook
 
     /// Results a model reads at once; a larger address book is narrowed by query or group.
@@ -27,98 +27,65 @@ struct SearchContactsTool: PluginTool {
         """
     }
 
-    var arguments: GeneratedContent {
-        [
-            "type": "object",
-            "properties": [
-                "query": [
-                    "type": "string",
-                    "description": """
-                        Names, nicknames, cities, groups or note words; accents and case are ignored. \
-                        Separate several people with commas: each part finds its own matches, and the \
-                        words within one part must all match. Empty or "*" lists everyone.
-                        """,
-                ],
-                "group": [
-                    "type": "string",
-                    "description": "Only contacts in this group (a category of the address book).",
-                ],
-            ],
-            "required": ["query"],
-            "additionalProperties": false,
-        ]
+    struct Arguments: Generable {
+        var query: String
+        var group: String?
+        static let guides = GuideTable(CodingKeys.self, [
+            .query: [.description("""
+                Names, nicknames, cities, groups or note words; accents and case are ignored. \
+                Separate several people with commas: each part finds its own matches, and the \
+                words within one part must all match. Empty or "*" lists everyone.
+                """)],
+            .group: [.description("Only contacts in this group (a category of the address book).")],
+        ])
     }
 
-    var output: GeneratedContent? {
-        let strings: GeneratedContent = ["type": "array", "items": ["type": "string"]]
-        return [
-            "type": "object",
-            "properties": [
-                "contacts": [
-                    "type": "array",
-                    "items": [
-                        "type": "object",
-                        "properties": [
-                            "name": ["type": "string"],
-                            "homeCity": ["type": "string"],
-                            "country": ["type": "string"],
-                            "emails": strings,
-                            "phones": strings,
-                            "groups": strings,
-                            "note": ["type": "string"],
-                        ],
-                        "required": ["name"],
-                        "additionalProperties": false,
-                    ],
-                ],
-                "omitted": ["type": "integer", "minimum": 1, "description": "matches left out beyond the limit"],
-                "hint": ["type": "string"],
-                "warnings": strings,
-            ],
-            "required": ["contacts"],
-            "additionalProperties": false,
-        ]
+    struct Output: Generable {
+        var contacts: [ContactCard]
+        var omitted: Int?
+        var hint: String?
+        var warnings: [String]?
+        static let guides = GuideTable(CodingKeys.self, [.omitted: [.minimum(1), .description("matches left out beyond the limit")]])
     }
 
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
-        let query = arguments["query"]?.stringValue ?? ""
-        let group = arguments["group"]?.stringValue
+    func call(arguments: Arguments) throws -> Output {
+        let query = arguments.query, group = arguments.group
         let (snapshot, reloadProblem) = try book.current()
         let found = snapshot.search.search(query, group: group, limit: Self.limit)
 
         let listed = Self.withinBudget(found.contacts)
-        var result: JSONObject = ["contacts": .array(listed.contacts)]
+        var result = Output(contacts: listed.contacts)
         let omitted = found.omitted + found.contacts.count - listed.contacts.count
-        if omitted > 0 { result["omitted"] = .number(Double(omitted)) }
+        if omitted > 0 { result.omitted = omitted }
         if found.contacts.isEmpty {
-            result["hint"] = .string(hint(query: query, group: group, search: snapshot.search))
+            result.hint = hint(query: query, group: group, search: snapshot.search)
         }
-        var warnings = snapshot.warnings.prefix(Self.warningLimit).map { GeneratedContent.string($0.description) }
+        var warnings = snapshot.warnings.prefix(Self.warningLimit).map(\.description)
         if snapshot.warnings.count > Self.warningLimit {
-            warnings.append(.string("and \(snapshot.warnings.count - Self.warningLimit) more problems in the contacts file"))
+            warnings.append("and \(snapshot.warnings.count - Self.warningLimit) more problems in the contacts file")
         }
-        if let reloadProblem { warnings.insert(.string(reloadProblem), at: 0) }
+        if let reloadProblem { warnings.insert(reloadProblem, at: 0) }
         if listed.cutFields > 0 {
-            warnings.insert(.string(
-                "\(listed.cutFields) long field\(listed.cutFields == 1 ? " was" : "s were") cut to \(Self.fieldLimit) characters (marked '… [cut: N more characters]')"), at: 0)
+            warnings.insert(
+                "\(listed.cutFields) long field\(listed.cutFields == 1 ? " was" : "s were") cut to \(Self.fieldLimit) characters (marked '… [cut: N more characters]')", at: 0)
         }
         if listed.contacts.count < found.contacts.count {
-            warnings.insert(.string(
-                "only \(listed.contacts.count) of \(found.contacts.count) matches fit in one answer; narrow the query or the group to see the rest"), at: 0)
+            warnings.insert(
+                "only \(listed.contacts.count) of \(found.contacts.count) matches fit in one answer; narrow the query or the group to see the rest", at: 0)
         }
-        if !warnings.isEmpty { result["warnings"] = .array(warnings) }
-        return .object(result)
+        if !warnings.isEmpty { result.warnings = warnings }
+        return result
     }
 
-    /// The contacts as JSON, long fields cut, as many as fit in `resultBudget` bytes.
-    static func withinBudget(_ contacts: [Contact]) -> (contacts: [GeneratedContent], cutFields: Int) {
-        var listed: [GeneratedContent] = []
+    /// The contacts as the model reads them, long fields cut, as many as fit in `resultBudget` bytes.
+    static func withinBudget(_ contacts: [Contact]) -> (contacts: [ContactCard], cutFields: Int) {
+        var listed: [ContactCard] = []
         var bytes = 0
         var cutFields = 0
         for contact in contacts {
             let (short, cuts) = contact.shortened(toCharacters: fieldLimit)
-            let content = ContactJSON.content(short)
-            bytes += content.jsonString.utf8.count
+            let content = ContactCard(short)
+            bytes += ((try? content.generatedContent().jsonString) ?? "").utf8.count
             if bytes > resultBudget, !listed.isEmpty { break }
             listed.append(content)
             cutFields += cuts

@@ -24,33 +24,31 @@ private final class Box: @unchecked Sendable {
 }
 
 /// Returns the config the plugin was opened with.
-struct Config: PluginTool {
+struct Config: Tool {
     let name = "config"
     let description = "Returns the config the plugin was opened with."
-    let arguments: GeneratedContent = ["type": "object"]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent { openedWith.get() }
+    func call(arguments: JSONObject) throws -> GeneratedContent { openedWith.get() }
 }
 
 /// Returns its arguments unchanged.
-struct Echo: PluginTool {
+struct Echo: Tool {
     let name = "echo"
     let description = "Returns its arguments unchanged."
-    let arguments: GeneratedContent = ["type": "object"]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent { arguments }
+    func call(arguments: JSONObject) throws -> JSONObject { arguments }
 }
 
 /// Kills its process: a real segmentation fault, or `abort()`.
-struct Crash: PluginTool {
+struct Crash: Tool {
     let name = "crash"
     let description = "Crashes the process that runs it (how: segfault or abort)."
-    let arguments: GeneratedContent = [
-        "type": "object",
-        "properties": ["how": ["enum": ["segfault", "abort"]]],
-    ]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+    struct Arguments: Generable {
+        var how: How?
+        enum How: String, Codable, CaseIterable { case segfault, abort }
+    }
+    func call(arguments: Arguments) throws -> GeneratedContent {
         // Something on stderr first, which the host's crash report should quote.
         _ = "fixture: crashing on purpose\n".withCString { write(2, $0, strlen($0)) }
-        if arguments["how"]?.stringValue == "abort" { abort() }
+        if arguments.how == .abort { abort() }
         // A store through a pointer into the unmapped first page: SIGSEGV, not a Swift trap.
         let address = UnsafeMutablePointer<Int32>(bitPattern: 16)!
         address.pointee = 1
@@ -59,21 +57,19 @@ struct Crash: PluginTool {
 }
 
 /// Never returns.
-struct Hang: PluginTool {
+struct Hang: Tool {
     let name = "hang"
     let description = "Sleeps forever."
-    let arguments: GeneratedContent = ["type": "object"]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+    func call(arguments: JSONObject) throws -> GeneratedContent {
         while true { sleep(3600) }
     }
 }
 
 /// Writes junk to stdout (which must not reach the protocol), then answers normally.
-struct Garbage: PluginTool {
+struct Garbage: Tool {
     let name = "garbage"
     let description = "Prints junk on stdout, then returns {\"ok\": true}."
-    let arguments: GeneratedContent = ["type": "object"]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+    func call(arguments: JSONObject) throws -> GeneratedContent {
         let junk = "}{ not json\n\u{0}\u{7}garbage without a newline"
         _ = junk.withCString { write(1, $0, strlen($0)) }
         print("more junk through Swift's print")
@@ -83,11 +79,10 @@ struct Garbage: PluginTool {
 }
 
 /// Reports a tool error.
-struct Fail: PluginTool {
+struct Fail: Tool {
     let name = "fail"
     let description = "Always fails with a message."
-    let arguments: GeneratedContent = ["type": "object"]
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+    func call(arguments: JSONObject) throws -> GeneratedContent {
         throw ToolFailure("this tool always fails")
     }
 }

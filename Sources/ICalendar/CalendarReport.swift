@@ -1,6 +1,7 @@
 import TrailheadSchema
 
-/// The calendar tools' results as JSON, in the exact shape their manifests promise.
+/// The calendar tools' results, typed: their schemas (in the plugin's manifest) are derived from
+/// these declarations, so the results have the exact shape the manifests promise.
 ///
 /// Times are local times in the reported `timeZone` without an offset ("2026-12-07T09:00"):
 /// short for a model to read and to copy into a plan, and unambiguous together with the zone.
@@ -10,70 +11,90 @@ public enum CalendarReport {
     /// the rest (only then is the member present), so a huge calendar gives a bounded answer.
     public static let maximumEvents = 500
 
-    /// `{"timeZone", "events": [{"summary", "start", "end", "allDay", "location"?}], "omitted"?}`
-    public static func events(_ events: [CalendarEvent], zone: CalendarZone, notes: [String] = []) -> GeneratedContent {
-        var object: JSONObject = [
-            "timeZone": .string(zone.identifier),
-            "events": .array(events.prefix(maximumEvents).map(content(of:))),
-        ]
-        if events.count > maximumEvents { object["omitted"] = .number(Double(events.count - maximumEvents)) }
-        addWarnings(notes, to: &object)
-        return .object(object)
-    }
-
-    /// `{"timeZone", "freeDays": ["YYYY-MM-DD", …], "busyDays": [{"date", "events": [summary, …]}]}`
-    public static func freeDays(_ availability: DayAvailability, zone: CalendarZone, notes: [String] = []) -> GeneratedContent {
-        var object: JSONObject = [
-            "timeZone": .string(zone.identifier),
-            "freeDays": .array(availability.freeDays.map { .string($0.description) }),
-            "busyDays": .array(
-                availability.busyDays.map { day in
-                    ["date": .string(day.date.description), "events": .array(day.events.map { .string($0) })]
-                }),
-        ]
-        addWarnings(notes, to: &object)
-        return .object(object)
-    }
-
     /// Notes shown with an answer; the rest are counted, so a calendar with thousands of broken
     /// rules still gives a short answer.
     public static let maximumWarnings = 5
 
-    /// `"warnings": [...]`, present only when there is something to say (a rule cut short, a zone
-    /// rule ignored…): what the answer could not do exactly is never silent.
-    private static func addWarnings(_ notes: [String], to object: inout JSONObject) {
-        guard !notes.isEmpty else { return }
-        var listed = notes.prefix(maximumWarnings).map { GeneratedContent.string($0) }
-        if notes.count > maximumWarnings { listed.append(.string("and \(notes.count - maximumWarnings) more notes")) }
-        object["warnings"] = .array(listed)
+    /// What `calendarEvents` returns.
+    public struct Events: Generable, Sendable, Equatable {
+        public var timeZone: String
+        public var events: [Event]
+        public var omitted: Int?
+        public var warnings: [String]?
+
+        public static let guides = GuideTable(CodingKeys.self, [
+            .omitted: [.description("Events past the first \(maximumEvents), not listed.")],
+            .warnings: [.description("What could not be read exactly.")],
+        ])
     }
 
-    private static func content(of event: CalendarEvent) -> GeneratedContent {
-        var object: JSONObject = [
-            "summary": .string(event.summary),
-            "start": .string(event.start),
-            "end": .string(event.end),
-            "allDay": .bool(event.allDay),
-        ]
-        if let location = event.location { object["location"] = .string(location) }
-        return .object(object)
+    public struct Event: Generable, Sendable, Equatable {
+        public var summary: String
+        public var start: String
+        public var end: String
+        public var allDay: Bool
+        public var location: String?
     }
-}
 
-extension CalendarReport {
-    /// `{"file", "timeZone", "added": [{"uid", "summary", "start", "end", "allDay"}]}`
-    public static func added(_ written: [EventWriter.Written], file: String, zone: CalendarZone) -> GeneratedContent {
-        [
-            "file": .string(file),
-            "timeZone": .string(zone.identifier),
-            "added": .array(
-                written.map { item in
-                    [
-                        "uid": .string(item.uid), "summary": .string(item.draft.summary),
-                        "start": .string(item.draft.start.description), "end": .string(item.draft.end.description),
-                        "allDay": .bool(item.draft.allDay),
-                    ]
-                }),
-        ]
+    /// What `calendarFreeDays` returns.
+    public struct FreeDays: Generable, Sendable, Equatable {
+        public var timeZone: String
+        public var freeDays: [String]
+        public var busyDays: [BusyDay]
+        public var warnings: [String]?
+
+        public static let guides = GuideTable(CodingKeys.self, [.warnings: [.description("What could not be read exactly.")]])
+    }
+
+    public struct BusyDay: Generable, Sendable, Equatable {
+        public var date: String
+        public var events: [String]
+    }
+
+    /// What `calendarAddEvents` returns.
+    public struct Added: Generable, Sendable, Equatable {
+        public var file: String
+        public var timeZone: String
+        public var added: [AddedEvent]
+    }
+
+    public struct AddedEvent: Generable, Sendable, Equatable {
+        public var uid: String
+        public var summary: String
+        public var start: String
+        public var end: String
+        public var allDay: Bool
+    }
+
+    public static func events(_ events: [CalendarEvent], zone: CalendarZone, notes: [String] = []) -> Events {
+        Events(
+            timeZone: zone.identifier,
+            events: events.prefix(maximumEvents).map {
+                Event(summary: $0.summary, start: $0.start, end: $0.end, allDay: $0.allDay, location: $0.location)
+            },
+            omitted: events.count > maximumEvents ? events.count - maximumEvents : nil, warnings: warnings(notes))
+    }
+
+    public static func freeDays(_ availability: DayAvailability, zone: CalendarZone, notes: [String] = []) -> FreeDays {
+        FreeDays(
+            timeZone: zone.identifier, freeDays: availability.freeDays.map(\.description),
+            busyDays: availability.busyDays.map { BusyDay(date: $0.date.description, events: $0.events) }, warnings: warnings(notes))
+    }
+
+    public static func added(_ written: [EventWriter.Written], file: String, zone: CalendarZone) -> Added {
+        Added(file: file, timeZone: zone.identifier, added: written.map { item in
+            AddedEvent(
+                uid: item.uid, summary: item.draft.summary, start: item.draft.start.description, end: item.draft.end.description,
+                allDay: item.draft.allDay)
+        })
+    }
+
+    /// Present only when there is something to say (a rule cut short, a zone rule ignored…): what
+    /// the answer could not do exactly is never silent.
+    private static func warnings(_ notes: [String]) -> [String]? {
+        guard !notes.isEmpty else { return nil }
+        var listed = Array(notes.prefix(maximumWarnings))
+        if notes.count > maximumWarnings { listed.append("and \(notes.count - maximumWarnings) more notes") }
+        return listed
     }
 }

@@ -31,19 +31,29 @@ public struct EventDraft: Sendable, Hashable {
 
     /// Builds a draft from the tool's argument object `events[index]`, with messages naming the field.
     public init(content: GeneratedContent, index: Int) throws(CalendarError) {
-        let at = "events[\(index)]"
         guard let summary = content["summary"]?.stringValue, !summary.isEmpty else {
-            throw CalendarError("\(at).summary is required and must be a non-empty string")
+            throw CalendarError("events[\(index)].summary is required and must be a non-empty string")
         }
         guard let startText = content["start"]?.stringValue, let endText = content["end"]?.stringValue else {
-            throw CalendarError("\(at) needs 'start' and 'end' (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
+            throw CalendarError("events[\(index)] needs 'start' and 'end' (YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
         }
+        try self.init(
+            summary: summary, start: startText, end: endText, allDay: content["allDay"]?.boolValue,
+            location: content["location"]?.stringValue, notes: content["description"]?.stringValue, index: index)
+    }
+
+    /// Builds a draft from the fields of `events[index]`, with messages naming the field.
+    public init(
+        summary: String, start startText: String, end endText: String, allDay: Bool?, location: String?, notes: String?, index: Int
+    ) throws(CalendarError) {
+        let at = "events[\(index)]"
+        guard !summary.isEmpty else { throw CalendarError("\(at).summary is required and must be a non-empty string") }
         var start = try Self.time(startText, field: "\(at).start")
         var end = try Self.time(endText, field: "\(at).end")
-        if content["allDay"]?.boolValue == true {
+        if allDay == true {
             start = .date(try Self.day(of: start, text: startText, field: "\(at).start"))
             end = .date(try Self.day(of: end, text: endText, field: "\(at).end"))
-        } else if content["allDay"]?.boolValue == false, start.isDate || end.isDate {
+        } else if allDay == false, start.isDate || end.isDate {
             throw CalendarError("\(at) is not all-day, so start and end need times (YYYY-MM-DDTHH:MM)")
         }
         guard start.isDate == end.isDate else {
@@ -55,8 +65,8 @@ public struct EventDraft: Sendable, Hashable {
         self.summary = summary
         self.start = start
         self.end = end
-        location = content["location"]?.stringValue
-        notes = content["description"]?.stringValue
+        self.location = location
+        self.notes = notes
     }
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`, optionally ending in `Z` or `±HH:MM`.

@@ -3,7 +3,7 @@ import TrailheadPluginKit
 import TrailheadSchema
 
 /// `describeLandmark`: what a landmark is and where, from the curated data.
-struct DescribeLandmark: PluginTool {
+struct DescribeLandmark: Tool {
     let name = "describeLandmark"
 
     let description = """
@@ -13,44 +13,34 @@ struct DescribeLandmark: PluginTool {
         name, the best known is chosen and the others are named in `note`.
         """
 
-    var arguments: GeneratedContent {
-        [
-            "type": "object",
-            "properties": ["landmark": ["type": "string", "maxLength": 200, "description": "The name of the place."]],
-            "required": ["landmark"],
-            "additionalProperties": false,
-        ]
+    struct Arguments: Generable {
+        var landmark: String
+        static let guides = GuideTable(CodingKeys.self, [.landmark: [.maximumLength(200), .description("The name of the place.")]])
     }
 
-    var output: GeneratedContent? {
-        [
-            "type": "object",
-            "properties": [
-                "name": ["type": "string"], "country": ["type": "string"],
-                "latitude": ["type": "number"], "longitude": ["type": "number"],
-                "description": ["type": "string"], "note": ["type": "string"],
-            ],
-            "required": ["name", "latitude", "longitude", "description"],
-        ]
+    struct Output: Generable {
+        var name: String
+        var country: String?
+        var latitude: Double
+        var longitude: Double
+        var description: String
+        var note: String?
     }
 
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
-        guard let name = arguments["landmark"]?.stringValue, !name.isEmpty else {
-            throw ToolFailure("`landmark` is required: the name of a landmark")
-        }
+    func call(arguments: Arguments) throws -> Output {
+        let name = arguments.landmark
+        guard !name.isEmpty else { throw ToolFailure("`landmark` is required: the name of a landmark") }
         let place: ResolvedPlace
         do { place = try OpenedIndex.shared.get().resolve(name) } catch let unknown as UnknownPlaceError {
             throw ToolFailure(unknown.description)
         }
-        var output: JSONObject = ["name": .string(place.label)]
-        if let country = place.country { output["country"] = .string(country) }
-        output["latitude"] = ResultFormatting.coordinate(place.coordinate.latitude)
-        output["longitude"] = ResultFormatting.coordinate(place.coordinate.longitude)
         let facts = Place(
             name: place.name, category: place.category, coordinate: place.coordinate, region: place.region,
             source: "", wikipedia: place.wikipedia, kind: place.kind)
-        output["description"] = .string(place.description ?? facts.factualDescription())
-        if !place.alternatives.isEmpty { output["note"] = .string(ResultFormatting.choice(place, asked: name)) }
-        return .object(output)
+        return Output(
+            name: place.label, country: place.country,
+            latitude: ResultFormatting.coordinate(place.coordinate.latitude), longitude: ResultFormatting.coordinate(place.coordinate.longitude),
+            description: place.description ?? facts.factualDescription(),
+            note: place.alternatives.isEmpty ? nil : ResultFormatting.choice(place, asked: name))
     }
 }

@@ -4,7 +4,7 @@ import TrailheadSchema
 
 /// `findPointsOfInterest`: places of a category near a landmark or a point, matched against a
 /// free-text query, nearest and best-matching first.
-struct FindPointsOfInterest: PluginTool {
+struct FindPointsOfInterest: Tool {
     let name = "findPointsOfInterest"
 
     let description = """
@@ -15,85 +15,80 @@ struct FindPointsOfInterest: PluginTool {
         matching and nearest, with the distance in km from the landmark.
         """
 
-    var arguments: GeneratedContent {
-        [
-            "type": "object",
-            "properties": [
-                "landmark": ["type": "string", "description": "Name of the place to search around: a landmark, park, mountain or town.", "maxLength": 200],
-                "latitude": ["type": "number", "minimum": -90, "maximum": 90, "description": "Centre latitude, when no landmark is given."],
-                "longitude": ["type": "number", "minimum": -180, "maximum": 180, "description": "Centre longitude, when no landmark is given."],
-                "category": [
-                    "type": "string", "enum": .array(PoiCategory.names.map { .string($0) }),
-                    "description": "Only places of this kind.",
-                ],
-                "query": ["type": "string", "maxLength": 200, "description": "What to look for, in a few words."],
-                "radiusKm": [
-                    "type": "number", "exclusiveMinimum": 0, "maximum": .number(NearbyQuery.maximumRadiusKm),
-                    "default": .number(NearbyQuery.defaultRadiusKm), "description": "Search radius in km.",
-                ],
-                "limit": [
-                    "type": "integer", "minimum": 1, "maximum": .number(Double(NearbyQuery.maximumLimit)),
-                    "default": .number(Double(NearbyQuery.defaultLimit)), "description": "Most results to return.",
-                ],
+    struct Arguments: Generable {
+        var landmark: String?
+        var latitude: Double?
+        var longitude: Double?
+        var category: PoiCategory?
+        var query: String?
+        var radiusKm: Double?
+        var limit: Int?
+        static let guides = GuideTable(CodingKeys.self, [
+            .landmark: [.description("Name of the place to search around: a landmark, park, mountain or town."), .maximumLength(200)],
+            .latitude: [.range(-90.0...90.0), .description("Centre latitude, when no landmark is given.")],
+            .longitude: [.range(-180.0...180.0), .description("Centre longitude, when no landmark is given.")],
+            .category: [.description("Only places of this kind.")],
+            .query: [.maximumLength(200), .description("What to look for, in a few words.")],
+            .radiusKm: [
+                .exclusiveMinimum(0), .maximum(NearbyQuery.maximumRadiusKm), .defaultValue(.number(NearbyQuery.defaultRadiusKm)),
+                .description("Search radius in km."),
             ],
-            "additionalProperties": false,
-        ]
+            .limit: [
+                .range(1...NearbyQuery.maximumLimit), .defaultValue(.number(Double(NearbyQuery.defaultLimit))),
+                .description("Most results to return."),
+            ],
+        ])
     }
 
-    var output: GeneratedContent? {
-        let location: GeneratedContent = [
-            "type": "object",
-            "properties": ["name": ["type": "string"], "latitude": ["type": "number"], "longitude": ["type": "number"]],
-            "required": ["name", "latitude", "longitude"],
-        ]
-        let result: GeneratedContent = [
-            "type": "object",
-            "properties": [
-                "name": ["type": "string"],
-                "category": ["type": "string", "enum": .array(PoiCategory.names.map { .string($0) })],
-                "latitude": ["type": "number"], "longitude": ["type": "number"],
-                "distanceKm": ["type": "number", "minimum": 0],
-                "description": ["type": "string"],
-            ],
-            "required": ["name", "category", "latitude", "longitude", "distanceKm"],
-        ]
-        return [
-            "type": "object",
-            "properties": ["landmark": location, "results": ["type": "array", "items": result], "note": ["type": "string"]],
-            "required": ["landmark", "results"],
-        ]
+    struct Output: Generable {
+        var landmark: Location
+        var results: [Result]
+        var note: String?
     }
 
-    func call(_ arguments: GeneratedContent) throws -> GeneratedContent {
+    struct Location: Generable {
+        var name: String
+        var latitude: Double
+        var longitude: Double
+    }
+
+    struct Result: Generable {
+        var name: String
+        var category: PoiCategory
+        var latitude: Double
+        var longitude: Double
+        var distanceKm: Double
+        var description: String?
+        static let guides = GuideTable(CodingKeys.self, [.distanceKm: [.minimum(0)]])
+    }
+
+    func call(arguments: Arguments) throws -> Output {
         let index = try OpenedIndex.shared.get()
         let (centreName, centre, chosen) = try Self.centre(of: arguments, in: index)
         var query = NearbyQuery(centre: centre, centreName: chosen?.name)
-        if let category = arguments["category"]?.stringValue { query.category = try PoiCategory(validating: category) }
-        query.text = arguments["query"]?.stringValue
-        if let radius = arguments["radiusKm"]?.doubleValue { query.radiusKm = radius }
-        if let limit = arguments["limit"]?.doubleValue { query.limit = Int(limit.rounded()) }
+        query.category = arguments.category
+        query.text = arguments.query
+        if let radius = arguments.radiusKm { query.radiusKm = radius }
+        if let limit = arguments.limit { query.limit = limit }
         let found = try index.search(query)
-        var output: JSONObject = [
-            "landmark": ResultFormatting.location(centreName, centre),
-            "results": .array(found.results.map { Self.render($0, from: chosen?.name ?? centreName) }),
-        ]
+        var output = Output(
+            landmark: ResultFormatting.location(centreName, centre),
+            results: found.results.map { Self.render($0, from: chosen?.name ?? centreName) })
         if let chosen, !chosen.alternatives.isEmpty {
-            output["note"] = .string(ResultFormatting.choice(chosen, asked: arguments["landmark"]?.stringValue ?? chosen.name))
+            output.note = ResultFormatting.choice(chosen, asked: arguments.landmark ?? chosen.name)
         } else if !found.textMatched {
-            output["note"] = .string("nothing matched the query; these are the nearest places\(query.category.map { " of category \($0.rawValue)" } ?? "")")
+            output.note = "nothing matched the query; these are the nearest places\(query.category.map { " of category \($0.rawValue)" } ?? "")"
         } else if found.results.isEmpty {
-            output["note"] = .string("nothing within \(ResultFormatting.kilometres(min(query.radiusKm, NearbyQuery.maximumRadiusKm))) km; try a larger radiusKm or another category")
+            output.note = "nothing within \(ResultFormatting.number(ResultFormatting.kilometres(min(query.radiusKm, NearbyQuery.maximumRadiusKm)))) km; try a larger radiusKm or another category"
         }
-        return .object(output)
+        return output
     }
 
     /// The centre: a place by name (falling back to coordinates when both are given and the
     /// name is unknown), or coordinates; with the place chosen for the name.
-    private static func centre(of arguments: GeneratedContent, in index: GeoIndex) throws -> (String, Coordinate, ResolvedPlace?) {
-        let coordinate = arguments["latitude"]?.doubleValue.flatMap { latitude in
-            arguments["longitude"]?.doubleValue.map { Coordinate(latitude: latitude, longitude: $0) }
-        }
-        if let landmark = arguments["landmark"]?.stringValue, !landmark.isEmpty {
+    private static func centre(of arguments: Arguments, in index: GeoIndex) throws -> (String, Coordinate, ResolvedPlace?) {
+        let coordinate = arguments.latitude.flatMap { latitude in arguments.longitude.map { Coordinate(latitude: latitude, longitude: $0) } }
+        if let landmark = arguments.landmark, !landmark.isEmpty {
             do {
                 let place = try index.resolve(landmark)
                 return (place.label, place.coordinate, place)
@@ -116,21 +111,17 @@ struct FindPointsOfInterest: PluginTool {
         // The nearest town, not the best known: a point is named after what is next to it.
         let towns = try index.search(NearbyQuery(centre: coordinate, radiusKm: 50, category: .town, limit: NearbyQuery.maximumLimit))
         let town = towns.results.min { $0.distanceKm < $1.distanceKm }
-        let label = "\(ResultFormatting.coordinate(coordinate.latitude)),\(ResultFormatting.coordinate(coordinate.longitude))"
+        let label = "\(ResultFormatting.number(ResultFormatting.coordinate(coordinate.latitude))),\(ResultFormatting.number(ResultFormatting.coordinate(coordinate.longitude)))"
         return (town.map { "\(label) (near \($0.place.name))" } ?? label, coordinate, nil)
     }
 
-    private static func render(_ result: NearbyResult, from centre: String) -> GeneratedContent {
-        var entry: JSONObject = [
-            "name": .string(result.place.name),
-            "category": .string(result.place.category.rawValue),
-            "latitude": ResultFormatting.coordinate(result.place.coordinate.latitude),
-            "longitude": ResultFormatting.coordinate(result.place.coordinate.longitude),
-            "distanceKm": ResultFormatting.kilometres(result.distanceKm),
-        ]
+    private static func render(_ result: NearbyResult, from centre: String) -> Result {
         let description = result.place.description.flatMap { $0.isEmpty ? nil : $0 }
             ?? result.place.factualDescription(distanceKm: result.distanceKm, from: centre)
-        entry["description"] = .string(ResultFormatting.shortened(description))
-        return .object(entry)
+        return Result(
+            name: result.place.name, category: result.place.category,
+            latitude: ResultFormatting.coordinate(result.place.coordinate.latitude),
+            longitude: ResultFormatting.coordinate(result.place.coordinate.longitude),
+            distanceKm: ResultFormatting.kilometres(result.distanceKm), description: ResultFormatting.shortened(description))
     }
 }

@@ -5,9 +5,12 @@ import TrailheadSchema
 /// Compact numbers and text for tool results: the model reads every character.
 enum ResultFormatting {
     /// Five decimals: about a metre.
-    static func coordinate(_ value: Double) -> GeneratedContent { .number((value * 1e5).rounded() / 1e5) }
+    static func coordinate(_ value: Double) -> Double { (value * 1e5).rounded() / 1e5 }
 
-    static func kilometres(_ value: Double) -> GeneratedContent { .number((value * 10).rounded() / 10) }
+    static func kilometres(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    /// A number as JSON writes it ("20", not "20.0").
+    static func number(_ value: Double) -> String { GeneratedContent.number(value).jsonString }
 
     /// At most `limit` characters, cut at a word, with an ellipsis.
     static func shortened(_ text: String, limit: Int = 160) -> String {
@@ -17,8 +20,8 @@ enum ResultFormatting {
         return String(cut[..<end]).trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
     }
 
-    static func location(_ name: String, _ coordinate: Coordinate) -> GeneratedContent {
-        ["name": .string(name), "latitude": Self.coordinate(coordinate.latitude), "longitude": Self.coordinate(coordinate.longitude)]
+    static func location(_ name: String, _ coordinate: Coordinate) -> FindPointsOfInterest.Location {
+        .init(name: name, latitude: Self.coordinate(coordinate.latitude), longitude: Self.coordinate(coordinate.longitude))
     }
 
     /// Says which of several places named `asked` was chosen, and names the others.

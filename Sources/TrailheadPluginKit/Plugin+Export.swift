@@ -29,7 +29,7 @@ extension Plugin {
 /// The one plugin of this image, reached from the C entry points (which cannot capture).
 private struct ExportedState: @unchecked Sendable {
     var plugin: Plugin?
-    var toolsByName: [String: any PluginTool] = [:]
+    var toolsByName: [String: any Tool] = [:]
     var descriptor: UnsafeMutablePointer<trailhead_plugin>?
 }
 
@@ -76,7 +76,7 @@ private let exportedCall: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<C
     }
     do {
         let arguments = try GeneratedContent(json: argumentsJSON.map { String(cString: $0) } ?? "{}")
-        let result = try tool.call(arguments)
+        let result = try tool.call(json: arguments)
         hand(result.jsonString, to: resultOut)
         return 0
     } catch let failure as ToolFailure {

@@ -16,7 +16,7 @@ import TrailheadSchema
 public struct Plugin: Sendable {
     public var name: String
     public var version: String
-    public var tools: [any PluginTool]
+    public var tools: [any Tool]
     /// Defaults written into the manifest by `agent tools register`.
     public var isolation: String
     public var timeoutMs: Int
@@ -27,7 +27,7 @@ public struct Plugin: Sendable {
     public var close: @Sendable () -> Void
 
     public init(
-        name: String, version: String, tools: [any PluginTool],
+        name: String, version: String, tools: [any Tool],
         isolation: String = "process", timeoutMs: Int = 5000,
         config: GeneratedContent = [:],
         permissions: GeneratedContent = ["read": [], "write": [], "network": false],
@@ -53,9 +53,9 @@ public struct Plugin: Sendable {
             var entry: JSONObject = [
                 "name": .string(tool.name),
                 "description": .string(tool.description),
-                "arguments": tool.arguments,
+                "arguments": tool.parameters.json,
             ]
-            if let output = tool.output { entry["output"] = output }
+            if let output = tool.outputSchema { entry["output"] = output.json }
             entry["annotations"] = tool.annotations.content
             entry["needsApproval"] = .bool(tool.needsApproval)
             entry["binding"] = ["kind": "json"]

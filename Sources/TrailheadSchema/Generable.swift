@@ -1,27 +1,56 @@
-/// A Swift type a model can generate: it declares its schema in code and converts to and from
-/// `GeneratedContent` through `Codable` (declared property order is kept when encoding).
+/// A Swift type a model can generate, as `@Generable` makes one in Foundation Models, without
+/// macros: the schema is recorded from the type's own `Decodable` conformance, and converts to
+/// and from `GeneratedContent` through `Codable` (declared property order is kept when encoding).
 ///
-///     struct Activity: Generable {
-///         var name: String
-///         var category: Category
-///         static let generationSchema = SchemaBuilder.object(properties: [
-///             "name": .string(description: "The place, as the tool named it"),
-///             "category": .string(enum: ["hike", "viewpoint", "museum"]),
-///         ]).declaredSchema
+///     struct Itinerary: Generable {
+///         let title: String
+///         let days: [DayPlan]
+///         static let guides = GuideTable(CodingKeys.self, [
+///             .title: [.description("An exciting name for the trip."), .words(2...8)],
+///             .days: [.count(3)],
+///         ])
 ///     }
 ///
+/// The derived schema (`GenerationSchema.derived(from:)`) has the members in declaration order,
+/// optionals not required, nested types, arrays, `CaseIterable` enums with `String` raw values as
+/// `enum`, and recursive types through `$ref`. A member it cannot describe exactly (a `Date`, a
+/// `URL`, a dictionary, an enum with associated values) is refused with the type and the member
+/// named: give that member a `.schema(…)` guide, or declare `generationSchema` by hand, which
+/// takes precedence (`SchemaBuilder`).
+///
 /// While a value streams, a session hands out `PartiallyGenerated` snapshots. By default that is
-/// `PartiallyGeneratedContent<Self>`, a view of the partial JSON; a type that wants a typed
-/// view declares its own, with every property optional (what `@Generable` writes for you in
-/// Foundation Models), and it decodes from each snapshot:
+/// `Partial<Self>`, which reads the members that have arrived through the type's own key paths
+/// (`snapshot.days?.first?.title`). A type may declare its own view instead, every property
+/// optional; it is decoded from each snapshot leniently (a member that cannot decode yet is nil):
 ///
 ///     struct PartiallyGenerated: Decodable { var name: String?; var category: Category? }
 public protocol Generable: Codable, PromptRepresentable {
-    /// The schema every generated value of this type satisfies.
+    /// The schema every generated value of this type satisfies (default: derived, once per type).
     static var generationSchema: GenerationSchema { get }
 
+    /// Guides for the derived schema's members, keyed by `CodingKeys` (default: none).
+    static var guides: GuideTable { get }
+
     /// What a snapshot of a value still being generated decodes to.
-    associatedtype PartiallyGenerated: Decodable = PartiallyGeneratedContent<Self>
+    associatedtype PartiallyGenerated: Decodable = Partial<Self>
+}
+
+// MARK: - Default implementations
+
+extension Generable {
+    /// The schema recorded from this type's `Decodable` conformance and `guides`. A type it cannot
+    /// describe is a programming error, found by the type's first test: it stops the program with
+    /// the `SchemaDerivationError` (use `GenerationSchema.derived(from:)` to handle it instead).
+    public static var generationSchema: GenerationSchema {
+        if DerivationProbe.asking == ObjectIdentifier(Self.self) { return DerivationProbe.marker }
+        do {
+            return try GenerationSchema.derived(from: Self.self)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    public static var guides: GuideTable { GuideTable() }
 }
 
 extension Generable {

@@ -54,3 +54,16 @@ extension GeneratedContent {
         try GeneratedContentDecoder().decode(T.self, from: self)
     }
 }
+
+/// A JSON object as a Swift value: members in order.
+extension JSONObject: Codable {
+    public init(from decoder: any Decoder) throws {
+        let content = try decoder.singleValueContainer().decode(GeneratedContent.self)
+        guard case .object(let members) = content else {
+            throw DecodingError.typeMismatch(JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "expected an object, got \(content.typeName)"))
+        }
+        self = members
+    }
+
+    public func encode(to encoder: any Encoder) throws { try GeneratedContent.object(self).encode(to: encoder) }
+}

@@ -3,10 +3,14 @@ import Foundation
 /// Decodes `Decodable` values straight from `GeneratedContent`, without a round trip through
 /// JSON text. Errors are the standard `DecodingError`s, with the coding path of the value.
 public struct GeneratedContentDecoder: Sendable {
-    public init() {}
+    /// Optional members that do not decode are nil instead of an error: for snapshots of a value
+    /// still being generated (an enum cut mid-word).
+    public var lenient: Bool
+
+    public init(lenient: Bool = false) { self.lenient = lenient }
 
     public func decode<T: Decodable>(_ type: T.Type, from content: GeneratedContent) throws -> T {
-        try unbox(content, as: type, codingPath: [])
+        try unbox(content, as: type, codingPath: [], lenient: lenient)
     }
 }
 
@@ -18,7 +22,7 @@ private func integer<I: BinaryInteger>(_ type: I.Type, _ d: Double) -> I? { I(ex
 
 /// One value as `T`: scalars directly, `GeneratedContent` as is (keeping key order), others
 /// through their `init(from:)`.
-private func unbox<T: Decodable>(_ content: GeneratedContent, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
+private func unbox<T: Decodable>(_ content: GeneratedContent, as type: T.Type, codingPath: [any CodingKey], lenient: Bool) throws -> T {
     if type == GeneratedContent.self { return content as! T }
     switch (content, type) {
     case (.bool(let b), is Bool.Type): return b as! T
@@ -37,33 +41,35 @@ private func unbox<T: Decodable>(_ content: GeneratedContent, as type: T.Type, c
     case (_, is Bool.Type), (_, is String.Type), (_, is Double.Type), (_, is Float.Type), (_, is any BinaryInteger.Type):
         throw mismatch(type, content, codingPath)
     default:
-        return try T(from: ContentDecoder(content: content, codingPath: codingPath))
+        return try T(from: ContentDecoder(content: content, codingPath: codingPath, lenient: lenient))
     }
 }
 
 private struct ContentDecoder: Decoder {
     let content: GeneratedContent
     let codingPath: [any CodingKey]
+    let lenient: Bool
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = content else { throw mismatch([String: GeneratedContent].self, content, codingPath) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, lenient: lenient))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = content else { throw mismatch([GeneratedContent].self, content, codingPath) }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedContainer(elements: elements, codingPath: codingPath, lenient: lenient)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(content: content, codingPath: codingPath)
+        SingleValueContainer(content: content, codingPath: codingPath, lenient: lenient)
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: JSONObject
     let codingPath: [any CodingKey]
+    let lenient: Bool
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
@@ -78,23 +84,47 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try unbox(try value(key), as: type, codingPath: codingPath + [key])
+        try unbox(try value(key), as: type, codingPath: codingPath + [key], lenient: lenient)
     }
 
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = members[key.stringValue], !value.isNull else { return nil }
+        guard lenient else { return try unbox(value, as: type, codingPath: codingPath + [key], lenient: false) }
+        return try? unbox(value, as: type, codingPath: codingPath + [key], lenient: true)
+    }
+
+    // The standard library's own versions for these types would throw where a lenient decoder gives nil.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
+
+    private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? { try decodeIfPresent(type, forKey: key) as T? }
+
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try ContentDecoder(content: try value(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try ContentDecoder(content: try value(key), codingPath: codingPath + [key], lenient: lenient).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ContentDecoder(content: try value(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try ContentDecoder(content: try value(key), codingPath: codingPath + [key], lenient: lenient).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        ContentDecoder(content: members["super"] ?? .null, codingPath: codingPath)
+        ContentDecoder(content: members["super"] ?? .null, codingPath: codingPath, lenient: lenient)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ContentDecoder(content: try value(key), codingPath: codingPath + [key])
+        ContentDecoder(content: try value(key), codingPath: codingPath + [key], lenient: lenient)
     }
 }
 
@@ -109,6 +139,7 @@ private struct IndexKey: CodingKey {
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [GeneratedContent]
     let codingPath: [any CodingKey]
+    let lenient: Bool
     var currentIndex = 0
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
@@ -129,32 +160,33 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (element, path) = try next()
-        return try unbox(element, as: type, codingPath: path)
+        return try unbox(element, as: type, codingPath: path, lenient: lenient)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (element, path) = try next()
-        return try ContentDecoder(content: element, codingPath: path).container(keyedBy: type)
+        return try ContentDecoder(content: element, codingPath: path, lenient: lenient).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (element, path) = try next()
-        return try ContentDecoder(content: element, codingPath: path).unkeyedContainer()
+        return try ContentDecoder(content: element, codingPath: path, lenient: lenient).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (element, path) = try next()
-        return ContentDecoder(content: element, codingPath: path)
+        return ContentDecoder(content: element, codingPath: path, lenient: lenient)
     }
 }
 
 private struct SingleValueContainer: SingleValueDecodingContainer {
     let content: GeneratedContent
     let codingPath: [any CodingKey]
+    let lenient: Bool
 
     func decodeNil() -> Bool { content.isNull }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try unbox(content, as: type, codingPath: codingPath)
+        try unbox(content, as: type, codingPath: codingPath, lenient: lenient)
     }
 }

@@ -22,3 +22,9 @@ extension String: Generable {
     public static let generationSchema = try! GenerationSchema(json: ["type": "string"])
     public typealias PartiallyGenerated = String
 }
+
+/// Any JSON object: the arguments of a tool that takes whatever it is given (an echo).
+extension JSONObject: Generable {
+    public static let generationSchema = try! GenerationSchema(json: ["type": "object"])
+    public typealias PartiallyGenerated = JSONObject
+}

@@ -101,7 +101,7 @@ struct AgentRunner: Sendable {
         let onEvent: @Sendable (SessionEvent) -> Void = { event in
             guard case .entry(let entry) = event else { return }
             switch entry {
-            case .toolCall(let call) where call.valid: progress(.toolCall(id: call.id, tool: call.tool, arguments: call.arguments))
+            case .toolCall(let call): progress(.toolCall(id: call.id, tool: call.tool, arguments: call.arguments))
             case .toolOutput(let output): progress(.toolOutput(id: output.id, tool: output.tool, result: output.result, error: output.error))
             default: break
             }
@@ -174,10 +174,11 @@ struct AgentRunner: Sendable {
         var facts: PlanEvaluation.ToolFacts?
         for try await snapshot in stream {
             if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
-            progress(.partial(planner.itinerary(from: snapshot.rawContent, facts: facts!)))
+            progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
         }
         let response = try await stream.collect()
-        return (planner.itinerary(from: response.rawContent, transcript: session.transcript.entries), response.turns, response.usage, response.model)
+        let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model)
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,

@@ -1,9 +1,8 @@
 import TrailheadSchema
 
-/// The trip planner's answer, as the seed's `@Generable struct Itinerary`: where Foundation
-/// Models has `@Guide`, the schema is written beside the properties with `SchemaBuilder`.
-/// `TripPlanner.answerSchema` narrows it per request (the number of days, the dates of the
-/// window, the categories of the points-of-interest tool).
+/// The trip planner's answer, as the seed's `@Generable struct Itinerary`: its schema is derived
+/// from the declaration, with the `@Guide`s in one table. The model writes only a `TripPlanner.Draft`
+/// of it; the planner fills in the rest (see `TripPlanner.itinerary(from:facts:)`).
 public struct Itinerary: Generable, Sendable, Equatable {
     public var title: String
     public var destination: String
@@ -12,42 +11,48 @@ public struct Itinerary: Generable, Sendable, Equatable {
     public var days: [DayPlan]
     public var companions: [String]?
 
-    public static let generationSchema = SchemaBuilder.object(properties: [
-        "title": .text(words: 2...8, description: "A short title of your own"),
-        "destination": .string(description: "The landmark"),
-        "description": .text(words: 4...20, description: "One sentence on this trip"),
-        "rationale": .text(words: 4...20, description: "Why these dates and places suit the travellers"),
-        "days": .array(of: .generable(DayPlan.self), minItems: 1, maxItems: 14),
-        "companions": .array(of: .string(), maxItems: 8).described("People from the request, as the contacts tool names them").optional,
-    ]).declaredSchema
+    public static let guides = GuideTable(CodingKeys.self, [
+        .title: [.words(2...8), .description("A short title of your own")],
+        .destination: [.description("The landmark")],
+        .description: [.words(4...20), .description("One sentence on this trip")],
+        .rationale: [.words(4...20), .description("Why these dates and places suit the travellers")],
+        .days: [.count(1...14)],
+        .companions: [.maximumCount(8), .description("People from the request, as the contacts tool names them")],
+    ])
 
-    /// A snapshot of an itinerary still being written.
-    public struct PartiallyGenerated: Decodable, Sendable, Equatable {
-        public var title: String?
-        public var destination: String?
-        public var description: String?
-        public var rationale: String?
-        public var days: [DayPlan.PartiallyGenerated]?
-        public var companions: [String]?
+    public init(title: String, destination: String, description: String, rationale: String, days: [DayPlan], companions: [String]? = nil) {
+        self.title = title
+        self.destination = destination
+        self.description = description
+        self.rationale = rationale
+        self.days = days
+        self.companions = companions
     }
 
     /// Problems the schema cannot express: dates distinct and in order, no place visited twice.
-    public static func check(_ content: GeneratedContent) -> [String] {
-        let dates = content["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue } ?? []
+    public static func check(_ itinerary: Partial<Itinerary>) -> [String] {
+        let dates = (itinerary.days ?? []).compactMap(\.date)
         var problems: [String] = []
-        if !repeatedPlaces(in: content).isEmpty { problems.append("/days: visit a different place in each activity") }
+        if !repeated(itinerary.places).isEmpty { problems.append("/days: visit a different place in each activity") }
         if Set(dates).count != dates.count { problems.append("/days: each day needs a different date") }
         if dates != dates.sorted() { problems.append("/days: put the days in date order") }
         return problems
     }
 
-    /// The places an itinerary (or a draft of one) visits more than once, each named once, in order.
-    public static func repeatedPlaces(in content: GeneratedContent) -> [String] {
-        let places = (content["days"]?.arrayValue ?? []).flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue }
+    /// `check(_:)` of an itinerary's JSON (an answer check of the session).
+    public static func check(_ content: GeneratedContent) -> [String] { check(Partial(content)) }
+
+    /// The places visited more than once, each named once, in order.
+    public static func repeated(_ places: [String]) -> [String] {
         var seen: Set<String> = [], repeated: [String] = []
         for place in places where !seen.insert(place).inserted && !repeated.contains(place) { repeated.append(place) }
         return repeated
     }
+}
+
+extension Partial<Itinerary> {
+    /// Every activity's place, day by day.
+    public var places: [String] { (self.days ?? []).flatMap { $0.activities ?? [] }.compactMap(\.place) }
 }
 
 /// One day of the trip.
@@ -55,14 +60,14 @@ public struct DayPlan: Generable, Sendable, Equatable {
     public var date: String
     public var activities: [Activity]
 
-    public static let generationSchema = SchemaBuilder.object(properties: [
-        "date": .string(description: "A free day, YYYY-MM-DD", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
-        "activities": .array(of: .generable(Activity.self), minItems: 2, maxItems: 3),
-    ]).declaredSchema
+    public static let guides = GuideTable(CodingKeys.self, [
+        .date: [.description("A free day, YYYY-MM-DD"), .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$")],
+        .activities: [.count(2...3)],
+    ])
 
-    public struct PartiallyGenerated: Decodable, Sendable, Equatable {
-        public var date: String?
-        public var activities: [Activity.PartiallyGenerated]?
+    public init(date: String, activities: [Activity]) {
+        self.date = date
+        self.activities = activities
     }
 }
 
@@ -74,18 +79,17 @@ public struct Activity: Generable, Sendable, Equatable {
     public var category: String?
     public var note: String
 
-    public static let generationSchema = SchemaBuilder.object(properties: [
-        "time": .enumeration(TimeOfDay.self),
-        "place": .string(description: "A place the tool returned"),
-        "category": .string(description: "Its category").optional,
-        "note": .text(words: 3...12, description: "One sentence of advice"),
-    ]).declaredSchema
+    public static let guides = GuideTable(CodingKeys.self, [
+        .place: [.description("A place the tool returned")],
+        .category: [.description("Its category")],
+        .note: [.words(3...12), .description("One sentence of advice")],
+    ])
 
-    public struct PartiallyGenerated: Decodable, Sendable, Equatable {
-        public var time: String?
-        public var place: String?
-        public var category: String?
-        public var note: String?
+    public init(time: TimeOfDay, place: String, category: String? = nil, note: String) {
+        self.time = time
+        self.place = place
+        self.category = category
+        self.note = note
     }
 }
 

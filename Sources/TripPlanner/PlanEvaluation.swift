@@ -5,7 +5,7 @@ import TrailheadSchema
 /// itinerary and what the tools returned (a transcript's tool outputs). Used for Trailhead's own
 /// plans and for a peer's, so both are judged alike.
 public struct PlanEvaluation: Sendable {
-    public struct Check: Sendable, Equatable {
+    public struct Check: Sendable, Equatable, Codable {
         public var name: String
         public var passed: Bool
         /// What was wrong, when it failed.
@@ -45,25 +45,26 @@ public struct PlanEvaluation: Sendable {
         public mutating func add(tool: String, result: GeneratedContent) {
             switch tool {
             case "calendarFreeDays":
-                freeDays = (freeDays ?? []) + (result["freeDays"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                freeDays = (freeDays ?? []) + (ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
             case "findPointsOfInterest":
-                let found = result["results"]?.arrayValue ?? []
-                places = (places ?? []) + found.compactMap { $0["name"]?.stringValue }
+                let found = ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []
+                places = (places ?? []) + found.map(\.name)
                 for place in found {
-                    if let name = place["name"]?.stringValue, let category = place["category"]?.stringValue { categories[name] = categories[name] ?? category }
+                    if let category = place.category { categories[place.name] = categories[place.name] ?? category }
                 }
             case "searchContacts":
-                contacts = (contacts ?? []) + (result["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
+                contacts = (contacts ?? []) + (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts.map(\.name) ?? [])
             default: break
             }
         }
     }
 
-    /// The checks of `itinerary` against `request`, given the tools' facts; `plugins` are the
-    /// enabled plugins (a plan that never asked an enabled calendar or points-of-interest tool
-    /// fails the checks they ground); `noteWords` is the notes' bound in words.
+    /// The checks of `itinerary` (whole or not: a peer's plan may lack members) against `request`,
+    /// given the tools' facts; `plugins` are the enabled plugins (a plan that never asked an enabled
+    /// calendar or points-of-interest tool fails the checks they ground); `noteWords` is the notes'
+    /// bound in words.
     public init(
-        itinerary: GeneratedContent, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
+        itinerary: Partial<Itinerary>, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
         noteWords: Int = TripPlanner.noteWords.upperBound
     ) {
         var facts = given
@@ -73,10 +74,10 @@ public struct PlanEvaluation: Sendable {
         func check(_ name: String, _ problems: [String]) {
             checks.append(Check(name: name, passed: problems.isEmpty, detail: problems.prefix(3).joined(separator: "; ")))
         }
-        let days = itinerary["days"]?.arrayValue ?? []
-        let dates = days.compactMap { $0["date"]?.stringValue }
-        let activities = days.flatMap { $0["activities"]?.arrayValue ?? [] }
-        let places = activities.compactMap { $0["place"]?.stringValue }
+        let days = itinerary.days ?? []
+        let dates = days.compactMap(\.date)
+        let activities = days.flatMap { $0.activities ?? [] }
+        let places = itinerary.places
         let window = Set(request.window)
 
         check("days", days.count == request.days ? [] : ["\(days.count) days for a \(request.days)-day request"])
@@ -92,7 +93,7 @@ public struct PlanEvaluation: Sendable {
             let known = Set(returned)
             check("places from the tool", places.filter { !known.contains($0) }.map { "\($0) was not returned by the tool" })
         }
-        let companions = itinerary["companions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let companions = itinerary.companions ?? []
         if request.companions.isEmpty {
             check("companions from the request", companions.map { "\($0) was not named in the request" })
         } else {
@@ -103,11 +104,11 @@ public struct PlanEvaluation: Sendable {
             check("companions from the request", problems)
         }
         check("activities a day", days.enumerated().compactMap { index, day in
-            let count = day["activities"]?.arrayValue?.count ?? 0
+            let count = day.activities?.count ?? 0
             return count >= activitiesPerDay ? nil : "day \(index + 1) has \(count)"
         })
-        check("no place repeated", Itinerary.repeatedPlaces(in: itinerary))
-        let notes = activities.compactMap { $0["note"]?.stringValue }
+        check("no place repeated", Itinerary.repeated(places))
+        let notes = activities.compactMap(\.note)
         check("notes within bound", notes.filter { $0.split(separator: " ").count > noteWords }.map { "\"\($0.prefix(40))…\" is over \(noteWords) words" })
         self.checks = checks
     }

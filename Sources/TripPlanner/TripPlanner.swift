@@ -54,17 +54,17 @@ public struct TripPlanner: Sendable {
         configuration.limits = .init(maximumTurns: maximumTurns, maximumCallsPerTurn: 3, minimumCallsPerTurn: 2, maximumToolTurns: 2)
         let planner = self
         configuration.summarizeToolOutput = { planner.summarize(tool: $0, result: $1) }
-        configuration.checkAnswer = { Self.check($0) }
+        configuration.checkAnswer = { Self.check(Partial($0)) }
         configuration.request = request.content
         session.configuration = configuration
         return session
     }
 
     /// Plans the trip: prefetches what the request fixes, then streams the model's draft (turn
-    /// it into an itinerary with `itinerary(from:transcript:)`).
-    public func plan(with session: LanguageModelSession, options: GenerationOptions) -> LanguageModelSession.ResponseStream<GeneratedContent> {
+    /// it into an itinerary with `itinerary(from:facts:)`).
+    public func plan(with session: LanguageModelSession, options: GenerationOptions) -> LanguageModelSession.ResponseStream<Draft> {
         session.streamResponse(
-            to: prompt(tools: session.toolNames), generating: GeneratedContent.self, schema: draftSchema,
+            to: prompt(tools: session.toolNames), generating: Draft.self, schema: draftSchema,
             includeSchemaInPrompt: includeSchemaInPrompt, options: options, prefetching: prefetchedCalls(tools: session.toolNames))
     }
 
@@ -78,7 +78,7 @@ public struct TripPlanner: Sendable {
             case "findPointsOfInterest":
                 // The model chooses a kind of place; where is the request's, and towns or
                 // airports are not things to do.
-                let kinds = (tool.parameters.json["properties"]?["category"]?["enum"]?.arrayValue ?? [])
+                let kinds = (JSONPath.root.appending("category").allowedValues(in: tool.parameters.json) ?? [])
                     .filter { !["town", "airport"].contains($0.stringValue ?? "") }
                 return narrowed(
                     tool, fixing: ["landmark": .string(request.landmark)], hiding: ["latitude", "longitude", "radiusKm", "limit", "query"],
@@ -108,22 +108,22 @@ public struct TripPlanner: Sendable {
     /// overshoots still closes its sentence).
     public static let titleWords = 2...8, textWords = 4...30, noteWords = 3...16
 
-    /// The model's part of the itinerary: a title, a sentence on the trip, why it suits, and for
-    /// each day its places with a note — in day order, `activitiesPerDay` a day.
+    /// The schema of the model's draft for this request: `request.days` days of
+    /// `activitiesPerDay` activities.
     public var draftSchema: GenerationSchema {
-        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .text(words: Self.noteWords)])
-        let day = SchemaBuilder.object(properties: ["activities": .array(of: activity, count: activitiesPerDay)])
-        return SchemaBuilder.object(properties: [
-            "title": .text(words: Self.titleWords),
-            "description": .text(words: Self.textWords),
-            "rationale": .text(words: Self.textWords),
-            "days": .array(of: day, count: request.days),
-        ]).declaredSchema
+        do {
+            return try Draft.generationSchema.narrowed { edit in
+                edit.count(request.days, at: ["days"])
+                edit.count(activitiesPerDay, at: ["days", "*", "activities"])
+            }
+        } catch {
+            preconditionFailure("the draft's schema does not narrow to \(request.days) days: \(error)")
+        }
     }
 
     /// Problems a schema cannot express: no place visited twice.
-    static func check(_ draft: GeneratedContent) -> [String] {
-        let repeated = Itinerary.repeatedPlaces(in: draft)
+    static func check(_ draft: Partial<Draft>) -> [String] {
+        let repeated = Itinerary.repeated(draft.places)
         return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
     }
 
@@ -170,74 +170,79 @@ public struct TripPlanner: Sendable {
     /// What the model reads of each tool's result: the facts it plans with, not the rest.
     /// (Measured: verbose outputs raised the next turn's time to first token from 0.6 to 2.8 s.)
     public func summarize(tool: String, result: GeneratedContent) -> GeneratedContent {
-        func keep(_ item: GeneratedContent, _ keys: [String], shorten: Set<String> = []) -> GeneratedContent {
-            var kept = JSONObject()
-            for key in keys {
-                guard var value = item[key] else { continue }
-                if shorten.contains(key), let text = value.stringValue, text.count > 48 { value = .string(String(text.prefix(48)) + "…") }
-                kept[key] = value
-            }
-            return .object(kept)
-        }
         switch tool {
         case "calendarFreeDays":
-            let days = tripDays(freeDays: result["freeDays"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            return ["tripDays": .string(Self.naturalDays(days))]
+            let days = tripDays(freeDays: ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
+            return Self.content(TripDays(tripDays: Self.naturalDays(days)))
         case "findPointsOfInterest":
-            let places = (result["results"]?.arrayValue ?? []).prefix(10).map { keep($0, ["name", "category", "description"], shorten: ["description"]) }
-            return ["results": .array(Array(places))]
+            let places = (ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []).prefix(10).map {
+                ToolResults.Places.Place(name: $0.name, category: $0.category, description: $0.description.map(Self.shortened))
+            }
+            return Self.content(ToolResults.Places(results: Array(places)))
         case "searchContacts":
-            let people = (result["contacts"]?.arrayValue ?? []).map { keep($0, ["name", "homeCity", "note"], shorten: ["note"]) }
-            return ["contacts": .array(people)]
+            let people = (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts ?? []).map {
+                ToolResults.Contacts.Contact(name: $0.name, homeCity: $0.homeCity, note: $0.note.map(Self.shortened))
+            }
+            return Self.content(ToolResults.Contacts(contacts: people))
         default:
             return result
         }
     }
+
+    /// The free days as the model reads them.
+    private struct TripDays: Encodable { var tripDays: String }
+
+    private static func content(_ value: some Encodable) -> GeneratedContent { (try? GeneratedContent(encoding: value)) ?? [:] }
+
+    /// At most 48 characters of a tool's text, with an ellipsis.
+    private static func shortened(_ text: String) -> String { text.count > 48 ? String(text.prefix(48)) + "…" : text }
 
     /// "Saturday 19 December 2026, Sunday 20 December 2026".
     static func naturalDays(_ days: [String]) -> String {
         days.map(ItineraryFormat.dayHeading).joined(separator: ", ")
     }
 
-    /// The itinerary: the model's draft (whole, or a snapshot still being written) with what the
+    /// The itinerary: the model's draft (a snapshot still being written, or whole) with what the
     /// planner decides filled in from the request and the tools' results in `transcript`.
-    public func itinerary(from draft: GeneratedContent, transcript: [Transcript.Entry]) -> GeneratedContent {
+    public func itinerary(from draft: Partial<Draft>, transcript: [Transcript.Entry]) -> Partial<Itinerary> {
         itinerary(from: draft, facts: PlanEvaluation.ToolFacts(transcript: transcript))
     }
 
-    public func itinerary(from draft: GeneratedContent, facts: PlanEvaluation.ToolFacts) -> GeneratedContent {
+    public func itinerary(from draft: Partial<Draft>, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
         let dates = tripDays(freeDays: facts.freeDays)
-        var itinerary = JSONObject()
-        for key in ["title"] { if let value = draft[key] { itinerary[key] = value } }
-        itinerary["destination"] = .string(request.landmark)
-        for key in ["description", "rationale"] { if let value = draft[key] { itinerary[key] = value } }
-        if let days = draft["days"]?.arrayValue {
-            itinerary["days"] = .array(days.enumerated().map { index, day in
-                var filled = JSONObject()
-                if index < dates.count { filled["date"] = .string(dates[index]) }
-                let activities = (day["activities"]?.arrayValue ?? []).enumerated().map { position, activity -> GeneratedContent in
-                    let place = activity["place"]?.stringValue
-                    let category = place.flatMap { facts.categories[$0] }
-                    var object = JSONObject()
-                    object["time"] = .string(Self.timeOfDay(position: position, category: category).rawValue)
-                    if let place { object["place"] = .string(place) }
-                    if let category { object["category"] = .string(category) }
-                    if let note = activity["note"] { object["note"] = note }
-                    return .object(object)
-                }
-                // In the order of the day (an evening place written first moves last).
-                let order: [String: Int] = ["morning": 0, "afternoon": 1, "evening": 2]
-                filled["activities"] = .array(activities.enumerated().sorted { a, b in
-                    (order[a.element["time"]?.stringValue ?? ""] ?? 0, a.offset) < (order[b.element["time"]?.stringValue ?? ""] ?? 0, b.offset)
-                }.map(\.element))
-                return .object(filled)
-            })
+        var itinerary = Partial<Itinerary>()
+        itinerary.title = draft.title
+        itinerary.destination = request.landmark
+        itinerary.description = draft.description
+        itinerary.rationale = draft.rationale
+        itinerary.days = draft.days?.enumerated().map { index, drafted in
+            var day = Partial<DayPlan>()
+            day.date = index < dates.count ? dates[index] : nil
+            let activities = (drafted.activities ?? []).enumerated().map { position, drafted in
+                var activity = Partial<Activity>()
+                let category = drafted.place.flatMap { facts.categories[$0] }
+                activity.time = Self.timeOfDay(position: position, category: category)
+                activity.place = drafted.place
+                activity.category = category
+                activity.note = drafted.note
+                return activity
+            }
+            // In the order of the day (an evening place written first moves last).
+            day.activities = activities.enumerated().sorted { a, b in
+                (a.element.time?.order ?? 0, a.offset) < (b.element.time?.order ?? 0, b.offset)
+            }.map(\.element)
+            return day
         }
         if !request.companions.isEmpty {
             let found = (facts.contacts ?? []).filter { name in request.companions.contains { PlanEvaluation.names(name, $0) } }
-            itinerary["companions"] = .array(Self.unique(found).map { .string($0) })
+            itinerary.companions = Self.unique(found)
         }
-        return .object(itinerary)
+        return itinerary
+    }
+
+    /// The itinerary of a whole draft (see `itinerary(from:facts:)`).
+    public func itinerary(from draft: Draft, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
+        itinerary(from: Partial((try? draft.generatedContent()) ?? [:]), facts: facts)
     }
 
     /// Morning, then afternoon, then evening; a place for the night sky or a dinner is evening.
@@ -250,4 +255,9 @@ public struct TripPlanner: Sendable {
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
     }
+}
+
+extension TimeOfDay {
+    /// Its place in the day: morning first.
+    var order: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import TrailheadSchema
 
-/// What `agent plan` was asked for.
-public struct TripRequest: Sendable {
+/// What `agent plan` was asked for; its JSON is how a transcript records it.
+public struct TripRequest: Sendable, Codable, Equatable {
     public var landmark: String
     public var days: Int
     /// The window to look for free days in (inclusive, YYYY-MM-DD).
@@ -38,17 +38,22 @@ public struct TripRequest: Sendable {
     }
 
     /// The request as recorded in a transcript.
-    public var content: GeneratedContent {
-        ["landmark": .string(landmark), "days": .number(Double(days)), "from": .string(from), "to": .string(to),
-         "companions": .array(companions.map { .string($0) })]
-    }
+    public var content: GeneratedContent { (try? GeneratedContent(encoding: self)) ?? [:] }
 
     /// A request read back from a transcript.
     public init?(content: GeneratedContent) {
-        guard let landmark = content["landmark"]?.stringValue, let days = content["days"]?.intValue,
-              let from = content["from"]?.stringValue, let to = content["to"]?.stringValue else { return nil }
-        self.init(landmark: landmark, days: days, from: from, to: to,
-                  companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        guard let request = try? content.decode(as: TripRequest.self) else { return nil }
+        self = request
+    }
+
+    private enum CodingKeys: String, CodingKey { case landmark, days, from, to, companions }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            landmark: try container.decode(String.self, forKey: .landmark), days: try container.decode(Int.self, forKey: .days),
+            from: try container.decode(String.self, forKey: .from), to: try container.decode(String.self, forKey: .to),
+            companions: try container.decodeIfPresent([String].self, forKey: .companions) ?? [])
     }
 
     static func day(_ date: Date, plus days: Int) -> String {

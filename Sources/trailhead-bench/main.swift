@@ -9,6 +9,7 @@ let benchmarks: [any Benchmark] = [
     ToolCallBench(),
     ModelBench(),
     SessionBench(),
+    SchemaDerivationBench(),
     ServeLoadBench(),
     ConcurrencyBench(),
     LlamaBuildBench(),

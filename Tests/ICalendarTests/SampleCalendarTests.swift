@@ -64,7 +64,7 @@ final class SampleCalendarTests: XCTestCase {
         let range = try DateRange(start: "2026-12-14", end: "2026-12-14")
         let report = CalendarReport.events(calendar.events(in: range, zone: zone), zone: zone)
         XCTAssertEqual(
-            report.jsonString,
+            try report.generatedContent().jsonString,
             #"{"timeZone":"America/Los_Angeles","events":[{"summary":"Cloud Summit","start":"2026-12-14","end":"2026-12-17","allDay":true,"location":"Moscone Center, San Francisco"},{"summary":"Team standup","start":"2026-12-14T09:30","end":"2026-12-14T09:45","allDay":false,"location":"Zoom"}]}"#
         )
     }

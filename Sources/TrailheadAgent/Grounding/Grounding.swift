@@ -52,71 +52,15 @@ public struct Grounding: Sendable {
                 throw SessionSetupError(
                     "grounding: tool \(rule.tool) declares no output schema, so \"\(rule.values)\" cannot be checked; declare its output (a Generable Output, or \"output\" in its manifest)")
             }
-            guard values.leaf(in: output.json) != nil else {
+            guard !values.schemas(in: output.json).isEmpty else {
                 throw SessionSetupError("grounding: tool \(rule.tool)'s output schema has no \"\(rule.values)\"; its output is \(output.promptDescription)")
             }
-            if let answer, field.leaf(in: answer.json) == nil {
+            if let answer, field.schemas(in: answer.json).isEmpty {
                 throw SessionSetupError("grounding: the answer's schema has no field \"\(rule.field)\" (for tool \(rule.tool)); the answer is \(answer.promptDescription)")
             }
-            rules.append(GroundingGuard.Rule(tool: rule.tool, target: field.tokens, enough: rule.enough) { values.strings(in: $0) })
+            rules.append(GroundingGuard.Rule(tool: rule.tool, target: field, enough: rule.enough) { values.strings(in: $0) })
         }
         return GroundingGuard(rules: rules, enabledTools: Set(tools.keys))
-    }
-}
-
-/// A JSON pointer whose `*` tokens stand for every item of an array.
-public struct JSONPath: Sendable, Equatable {
-    public var tokens: [String]
-
-    public init?(_ pointer: String) {
-        guard let tokens = JSONPointer.tokens(pointer), !tokens.isEmpty else { return nil }
-        self.tokens = tokens
-    }
-
-    /// Every string at this path in `content`.
-    public func strings(in content: GeneratedContent) -> [String] {
-        var found: [String] = []
-        func walk(_ value: GeneratedContent, _ rest: ArraySlice<String>) {
-            guard let token = rest.first else {
-                if let string = value.stringValue { found.append(string) }
-                return
-            }
-            if token == "*" {
-                for item in value.arrayValue ?? [] { walk(item, rest.dropFirst()) }
-            } else if let member = value[token] {
-                walk(member, rest.dropFirst())
-            }
-        }
-        walk(content, tokens[...])
-        return found
-    }
-
-    /// The schema at this path of `schema` (through `properties`, `items`, `$ref` to `#/$defs/…`
-    /// and the alternatives of `anyOf`/`oneOf`/`allOf`), or nil when no instance can have it.
-    func leaf(in schema: GeneratedContent) -> GeneratedContent? {
-        let root = schema
-        func resolve(_ node: GeneratedContent, depth: Int) -> [GeneratedContent] {
-            guard depth < 32 else { return [] }
-            var nodes = [node]
-            if let ref = node["$ref"]?.stringValue {
-                if ref == "#" { nodes.append(contentsOf: resolve(root, depth: depth + 1)) }
-                if ref.hasPrefix("#/$defs/"), let target = root["$defs"]?[String(ref.dropFirst(8))] {
-                    nodes.append(contentsOf: resolve(target, depth: depth + 1))
-                }
-            }
-            for keyword in ["anyOf", "oneOf", "allOf"] {
-                for alternative in node[keyword]?.arrayValue ?? [] { nodes.append(contentsOf: resolve(alternative, depth: depth + 1)) }
-            }
-            return nodes
-        }
-        var current = [schema]
-        for token in tokens {
-            current = current.flatMap { resolve($0, depth: 0) }.compactMap { node in
-                token == "*" ? node["items"] : node["properties"]?[token]
-            }
-            if current.isEmpty { return nil }
-        }
-        return current.first
     }
 }
 

@@ -9,18 +9,18 @@ import TrailheadSchema
 /// nothing to contribute must not leave the model without a way to finish (a solo trip with the
 /// contacts tool enabled dead-ended that way). A field whose tool found nothing is left as the
 /// schema has it, except an array of such values, which must then be empty.
-public struct GroundingGuard: Sendable {
-    public struct Rule: Sendable {
+struct GroundingGuard: Sendable {
+    struct Rule: Sendable {
         /// The tool that grounds the field.
-        public var tool: String
-        /// Where, in the output schema, the values go: property names, `*` for array items.
-        public var target: [String]
+        var tool: String
+        /// Where, in the output schema, the values go ("/days/*/date").
+        var target: JSONPath
         /// Pulls the allowed values out of one successful result of `tool`.
-        public var extract: @Sendable (GeneratedContent) -> [String]
+        var extract: @Sendable (GeneratedContent) -> [String]
         /// Distinct values that are enough: once gathered, the tool is not offered again.
-        public var enough: Int?
+        var enough: Int?
 
-        public init(tool: String, target: [String], enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
+        init(tool: String, target: JSONPath, enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
             self.tool = tool
             self.target = target
             self.enough = enough
@@ -28,20 +28,20 @@ public struct GroundingGuard: Sendable {
         }
     }
 
-    public var rules: [Rule]
+    var rules: [Rule]
     /// Values gathered so far, per rule, in first-seen order.
     private var values: [[String]]
     /// Whether the rule's tool has answered at least once (successfully or not).
     private var answered: [Bool]
 
-    public init(rules: [Rule], enabledTools: Set<String>) {
+    init(rules: [Rule], enabledTools: Set<String>) {
         self.rules = rules.filter { enabledTools.contains($0.tool) }
         self.values = Array(repeating: [], count: self.rules.count)
         self.answered = Array(repeating: false, count: self.rules.count)
     }
 
     /// Takes in one answer of `tool`: its result, or nil when it failed.
-    public mutating func record(tool: String, result: GeneratedContent?) {
+    mutating func record(tool: String, result: GeneratedContent?) {
         for (index, rule) in rules.enumerated() where rule.tool == tool {
             answered[index] = true
             guard let result else { continue }
@@ -52,7 +52,7 @@ public struct GroundingGuard: Sendable {
     }
 
     /// Tools every rule of which has gathered enough values.
-    public var fulfilledTools: Set<String> {
+    var fulfilledTools: Set<String> {
         var byTool: [String: Bool] = [:]
         for (rule, gathered) in zip(rules, values) {
             let done = rule.enough.map { gathered.count >= $0 } ?? false
@@ -62,62 +62,34 @@ public struct GroundingGuard: Sendable {
     }
 
     /// True once every grounding tool has answered.
-    public var isSatisfied: Bool { answered.allSatisfy { $0 } }
+    var isSatisfied: Bool { answered.allSatisfy { $0 } }
 
     /// The tools still to be asked.
-    public var missingTools: [String] {
+    var missingTools: [String] {
         var missing: [String] = []
         for (rule, done) in zip(rules, answered) where !done && !missing.contains(rule.tool) { missing.append(rule.tool) }
         return missing
     }
 
-    /// The allowed values of each grounded field, keyed by its target path ("days/*/date").
-    public var groundedValues: [String: [String]] {
-        Dictionary(zip(rules, values).map { ($0.0.target.joined(separator: "/"), $0.1) }, uniquingKeysWith: { $0 + $1 })
+    /// The allowed values of each grounded field, keyed by its target path ("/days/*/date").
+    var groundedValues: [String: [String]] {
+        Dictionary(zip(rules, values).map { ($0.0.target.description, $0.1) }, uniquingKeysWith: { $0 + $1 })
     }
 
-    /// `schema` with each grounded field restricted to the gathered values.
-    public func narrow(_ schema: GeneratedContent) -> GeneratedContent {
-        var narrowed = schema
+    /// `schema` with each grounded field restricted to the gathered values, wherever the field's
+    /// path reaches (through `$ref`s and alternatives too: `Grounding` checks a rule's path the same
+    /// way when the session starts).
+    func narrow(_ schema: GeneratedContent) -> GeneratedContent {
+        var edit = SchemaEdit(schema)
         for index in rules.indices where answered[index] {
             let target = rules[index].target
             if !values[index].isEmpty {
-                narrowed = Self.restrict(narrowed, at: target[...], to: values[index])
-            } else if target.last == "*" {
-                narrowed = Self.empty(narrowed, at: target.dropLast()[...])
+                edit.allow(values[index].map { .string($0) }, at: target)
+            } else if target.tokens.last == "*" {
+                // The array may hold nothing: its tool found no value for it.
+                edit.count(0, at: JSONPath(tokens: target.tokens.dropLast()))
             }
         }
-        return narrowed
-    }
-
-    private static func restrict(_ schema: GeneratedContent, at path: ArraySlice<String>, to allowed: [String]) -> GeneratedContent {
-        edit(schema, at: path) { object in
-            object["enum"] = .array(allowed.map { .string($0) })
-            object["pattern"] = nil  // the enum is stricter, and keeps the grammar small
-        }
-    }
-
-    /// The array at `path` may hold nothing: its tool found no value for it.
-    private static func empty(_ schema: GeneratedContent, at path: ArraySlice<String>) -> GeneratedContent {
-        edit(schema, at: path) { object in
-            object["minItems"] = 0
-            object["maxItems"] = 0
-        }
-    }
-
-    private static func edit(_ schema: GeneratedContent, at path: ArraySlice<String>, _ change: (inout JSONObject) -> Void) -> GeneratedContent {
-        guard case .object(var object) = schema else { return schema }
-        guard let head = path.first else {
-            change(&object)
-            return .object(object)
-        }
-        let rest = path.dropFirst()
-        if head == "*" {
-            if let items = object["items"] { object["items"] = edit(items, at: rest, change) }
-        } else if case .object(var properties)? = object["properties"], let property = properties[head] {
-            properties[head] = edit(property, at: rest, change)
-            object["properties"] = .object(properties)
-        }
-        return .object(object)
+        return edit.json
     }
 }

@@ -143,13 +143,10 @@ struct AgentStateMachine: Sendable {
         guard let (member, values) = Self.singleChoice(schema) else { return schema }
         let asked = Set(callCounts.keys.filter { $0.tool == name }.compactMap { $0.arguments[member] })
         let left = values.filter { !asked.contains($0) }
-        guard !left.isEmpty, left.count < values.count, case .object(var object) = schema,
-            case .object(var properties)? = object["properties"], case .object(var property)? = properties[member]
-        else { return schema }
-        property["enum"] = .array(left)
-        properties[member] = .object(property)
-        object["properties"] = .object(properties)
-        return .object(object)
+        guard !left.isEmpty, left.count < values.count else { return schema }
+        var edit = SchemaEdit(schema)
+        edit.allow(left, at: JSONPath.root.appending(member))
+        return edit.json
     }
 
     /// The member and its values, when a closed object schema's only member is a required enum.
@@ -278,7 +275,6 @@ struct AgentStateMachine: Sendable {
         return .object(fixed)
     }
 
-    /// The model could not answer (a transport or server error after its own retries).
     /// The model's turn was stopped in a loop (see `RepetitionDetector`): the response ends,
     /// reported, rather than spending more turns that tend to loop the same way.
     mutating func modelRepeated(_ loop: RepetitionDetector.Loop) -> Action { fail(Self.repetitionMessage(loop)) }
@@ -288,6 +284,7 @@ struct AgentStateMachine: Sendable {
         return "the model repeated \"\(piece)\" \(loop.repeats) times in a row; its turn was stopped there"
     }
 
+    /// The model could not answer (a transport or server error after its own retries).
     mutating func modelFailed(_ message: String) -> Action { fail("the model failed: \(message)") }
 
     mutating func cancelled() -> Action { fail("cancelled") }

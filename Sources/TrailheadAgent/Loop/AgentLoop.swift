@@ -188,8 +188,7 @@ struct AgentLoop: Sendable {
                     let traceStart = trace?.now() ?? 0
                     let run = await tools.run(call)
                     let latency = Date().timeIntervalSince(start) * 1000
-                    record(.toolOutput(.init(id: ids[index], tool: call.tool, result: run.result, error: run.error,
-                                             latencyMs: latency, workerRestarts: run.workerRestarts)))
+                    record(.toolOutput(.init(id: ids[index], tool: call.tool, result: run.result, error: run.error, latencyMs: latency)))
                     trace?.span(call.tool, category: "tool", track: "tools", start: traceStart, end: trace?.now() ?? 0,
                                 args: ["arguments": call.arguments, "ok": .bool(run.error == nil)])
                     return (index, AgentStateMachine.ToolOutcome(call: call, result: run.result, error: run.error))

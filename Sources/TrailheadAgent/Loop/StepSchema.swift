@@ -66,9 +66,23 @@ struct StepSchema: Sendable {
     var json: GeneratedContent {
         if !wrapsFinal, let final { return final }
         let keys = Self.keys
-        let toolBranches = tools.map(Self.branch)
+        // Schemas with `$ref`s (a recursive answer, say) are kept whole under the step's `$defs`.
+        var embedding = SchemaEmbedding()
+        let toolBranches = tools.map { Self.branch(ToolBranch(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name))) }
         let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
         var branches = minimumCalls > 1 || callList ? [] : toolBranches
+        let counted = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let countKey = counted, let callsKey = keys.calls, maximumCalls > 1, !toolBranches.isEmpty {
+            // Say how many calls first, then make exactly that many.
+            let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
+            branches = (minimumCalls...maximumCalls).map { n in
+                Self.object([countKey: ["const": .number(Double(n))], callsKey: [
+                    "type": "array", "minItems": .number(Double(n)), "maxItems": .number(Double(n)), "items": ["$ref": "#/$defs/call"],
+                ]])
+            }
+            if let final { branches.append(Self.object([keys.final: final])) }
+            return ["$defs": ["call": items], "anyOf": .array(branches)]
+        }
         if maximumCalls > 1, !toolBranches.isEmpty {
             let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
             let array: GeneratedContent = [
@@ -77,8 +91,8 @@ struct StepSchema: Sendable {
             ]
             branches.append(keys.calls.map { Self.object([$0: array]) } ?? array)
         }
-        if let final { branches.append(Self.object([keys.final: final])) }
-        return branches.count == 1 ? branches[0] : ["anyOf": .array(branches)]
+        if let final { branches.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
+        return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
     }
 
     private static func branch(_ tool: ToolBranch) -> GeneratedContent {

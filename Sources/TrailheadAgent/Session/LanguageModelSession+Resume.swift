@@ -85,7 +85,7 @@ extension LanguageModelSession {
                 outputs = [:]
                 inPrompt = true
             case .toolCall(let call):
-                if call.valid { calls.append(call) }
+                calls.append(call)
             case .toolOutput(let output):
                 outputs[output.id] = output
             case .modelTurn(let turn):

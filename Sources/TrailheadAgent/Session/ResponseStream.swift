@@ -4,8 +4,8 @@ import TrailheadSchema
 
 extension LanguageModelSession {
     /// A response as it is generated: snapshots of the partially generated answer (members
-    /// appear as they arrive, strings grow, arrays gain finished items), the last one the whole
-    /// answer. Turns that call tools produce no snapshots. `collect()` waits for the response.
+    /// appear as they arrive, strings grow, arrays gain items), the last one the whole answer;
+    /// `content` reads them through the answer type's own members (`Partial`). Turns that call tools produce no snapshots. `collect()` waits for the response.
     public struct ResponseStream<Content: Generable & Sendable>: AsyncSequence, Sendable where Content.PartiallyGenerated: Sendable {
         public struct Snapshot: Sendable {
             public var content: Content.PartiallyGenerated
@@ -72,13 +72,15 @@ extension LanguageModelSession {
         let task = Task {
             do {
                 let outcome = try await perform(prompt, answer: answer, includeSchemaInPrompt: includeSchemaInPrompt, options: options, prefetch: prefetch) { event in
+                    // A member that cannot decode yet (an enum cut mid-word) is nil in its
+                    // snapshot; the snapshot itself is never dropped for it.
                     guard case .text(let turn, let delta) = event, let partial = parser.append(turn: turn, delta),
-                        let content = try? partial.decode(as: Content.PartiallyGenerated.self)
+                        let content = Content.partiallyGenerated(from: partial)
                     else { return }
                     continuation.yield(.init(content: content, rawContent: partial))
                 }
                 let value = try decode(outcome.content)
-                if let content = try? outcome.content.decode(as: Content.PartiallyGenerated.self) {
+                if let content = Content.partiallyGenerated(from: outcome.content) {
                     continuation.yield(.init(content: content, rawContent: outcome.content))
                 }
                 continuation.finish()

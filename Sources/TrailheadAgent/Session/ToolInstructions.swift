@@ -36,6 +36,14 @@ struct ToolInstructions {
         let answer = "{\"\(keys.final)\": …}"
         let several = keys.calls.map { "{\"\($0)\": [\(call), …]}" } ?? "[\(call), …]"
         switch ProcessInfo.processInfo.environment["TRAILHEAD_TOOL_RULE"] ?? "0" {
+        case "6":
+            let countKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"] ?? "count"
+            lines.append("To call tools, answer {\"\(countKey)\": N, \"\(keys.calls ?? "calls")\": [\(call), …]} with N calls, one for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
+        case "7":
+            let countKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"] ?? "count"
+            lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer {\"\(countKey)\": N, \"\(keys.calls ?? "calls")\": [\(call), …]} with N calls, one for each thing the request asks.")
+        case "8":
+            lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer \(several) with one call for each thing the request asks.")
         case "4":
             lines.append("To call tools, answer \(several) with one call for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
         case "5":

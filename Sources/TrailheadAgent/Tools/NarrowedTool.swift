@@ -32,22 +32,13 @@ public struct NarrowedTool<Base: Tool>: Tool {
         self.base = base
         self.fixed = fixed
         self.hidden = hidden
-        var schema = base.parameters.json.objectValue ?? [:]
-        if case .object(var properties)? = schema["properties"] {
-            for name in hidden.union(fixed.keys) { properties[name] = nil }
-            for (name, values) in allowed {
-                guard case .object(var property)? = properties[name] else { continue }
-                property["enum"] = .array(values)
-                properties[name] = .object(property)
-            }
-            schema["properties"] = .object(properties)
-        }
         let decided = hidden.union(fixed.keys)
-        var requiredNames = (schema["required"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !decided.contains($0) }
-        for name in required.sorted() where !requiredNames.contains(name) && !decided.contains(name) { requiredNames.append(name) }
-        schema["required"] = .array(requiredNames.map { .string($0) })
+        var edit = SchemaEdit(base.parameters.json)
+        edit.remove(decided)
+        for (name, values) in allowed where !decided.contains(name) { edit.allow(values, at: JSONPath.root.appending(name)) }
+        edit.require(required.subtracting(decided).sorted())
         // Narrowing only removes choices: a schema that loaded still loads.
-        parameters = (try? GenerationSchema(json: .object(schema))) ?? base.parameters
+        parameters = (try? edit.schema()) ?? base.parameters
     }
 
     public func call(arguments: GeneratedContent) async throws -> Base.Output {

@@ -26,7 +26,7 @@ public struct PluginTool: Tool {
 
     public func call(arguments: GeneratedContent) async throws -> GeneratedContent {
         do { return try await registry.call(name, arguments: arguments) } catch {
-            throw PluginToolError(message: "\(error)", workerRestarts: 0)
+            throw PluginToolError(message: "\(error)")
         }
     }
 }
@@ -34,7 +34,6 @@ public struct PluginTool: Tool {
 /// A plugin call that failed (a tool error, a crash, a timeout), as the model will read it.
 struct PluginToolError: Error {
     var message: String
-    var workerRestarts: Int
 }
 
 extension ToolRegistry {

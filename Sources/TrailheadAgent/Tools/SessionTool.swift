@@ -25,7 +25,7 @@ struct SessionTool: Sendable {
                 let output = try await tool.call(arguments: typed)
                 return ToolRun(result: try output.promptRepresentation(), error: nil)
             } catch let error as PluginToolError {
-                return ToolRun(result: nil, error: error.message, workerRestarts: error.workerRestarts)
+                return ToolRun(result: nil, error: error.message)
             } catch {
                 return ToolRun(result: nil, error: "\(error)")
             }

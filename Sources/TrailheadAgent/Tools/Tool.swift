@@ -7,9 +7,8 @@ import TrailheadSchema
 ///         let name = "findPointsOfInterest"
 ///         let description = "Finds points of interest near the landmark."
 ///         struct Arguments: Generable {
-///             var category: String
-///             static let generationSchema = SchemaBuilder.object(properties: [
-///                 "category": .string(enum: ["campground", "museum"])]).declaredSchema
+///             var category: Category  // a String-raw CaseIterable enum: the model picks one
+///             static let guides = GuideTable(CodingKeys.self, [.category: [.description("The kind of place")]])
 ///         }
 ///         func call(arguments: Arguments) async throws -> String { … }
 ///     }

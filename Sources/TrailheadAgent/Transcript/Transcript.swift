@@ -97,17 +97,15 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var id: String
         public var tool: String
         public var arguments: GeneratedContent
-        public var valid: Bool
-        public var violations: [String]?
         public var prefetched: Bool?
 
-        public init(turn: Int, id: String, tool: String, arguments: GeneratedContent, violations: [String] = [], prefetched: Bool = false) {
+        /// (Only calls whose arguments passed their schema are made and recorded: the others go
+        /// back to the model as a repair.)
+        public init(turn: Int, id: String, tool: String, arguments: GeneratedContent, prefetched: Bool = false) {
             self.turn = turn
             self.id = id
             self.tool = tool
             self.arguments = arguments
-            self.valid = violations.isEmpty
-            self.violations = violations.isEmpty ? nil : violations
             self.prefetched = prefetched ? true : nil
         }
     }
@@ -120,15 +118,13 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var result: GeneratedContent?
         public var error: String?
         public var latencyMs: Double
-        public var workerRestarts: Int?
 
-        public init(id: String, tool: String, result: GeneratedContent?, error: String?, latencyMs: Double, workerRestarts: Int = 0) {
+        public init(id: String, tool: String, result: GeneratedContent?, error: String?, latencyMs: Double) {
             self.id = id
             self.tool = tool
             self.result = result
             self.error = error
             self.latencyMs = (latencyMs * 1000).rounded() / 1000
-            self.workerRestarts = workerRestarts > 0 ? workerRestarts : nil
         }
     }
 

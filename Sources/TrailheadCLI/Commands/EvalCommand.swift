@@ -117,7 +117,7 @@ struct EvalCommand: Command {
         let started = monotonicSeconds()
         let outcome = TripPlanRun(
             planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
-            recording: TripPlanRun.recording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
+            recording: PlanRecording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
         ).run()
         var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonicSeconds() - started)
         let entries = (try? TranscriptReader.read(path: path).entries) ?? []
@@ -145,28 +145,26 @@ struct EvalCommand: Command {
         var runs: [Run] = []
         var counts: [String: Int] = [:]
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() where !line.isEmpty {
-            let record: GeneratedContent
-            do { record = try GeneratedContent(json: String(line)) } catch { throw CommandError("\(path):\(number + 1): not JSON: \(error)") }
-            guard let requestContent = record["request"], let (request, tools) = try? parse(requestContent, line: number + 1, in: path) else {
+            let record: RecordedPlan
+            do { record = try GeneratedContentDecoder(lenient: true).decode(RecordedPlan.self, from: try GeneratedContent(json: String(line))) } catch {
+                throw CommandError("\(path):\(number + 1): not a recorded plan: \(error)")
+            }
+            guard let requestContent = record.request, let (request, tools) = try? parse(requestContent, line: number + 1, in: path) else {
                 throw CommandError("\(path):\(number + 1): no valid \"request\"")
             }
             counts[title(request), default: 0] += 1
             var run = Run(request: request, tools: tools, label: label, index: counts[title(request)]!, succeeded: false,
-                          wallSeconds: record["wallSeconds"]?.doubleValue ?? .nan)
-            run.turns = record["turns"]?.intValue ?? 0
-            run.tokensOut = record["tokensOut"]?.intValue ?? 0
-            run.uncachedTokensIn = record["uncachedTokensIn"]?.intValue ?? 0
-            run.promptMs = record["serverPromptMs"]?.doubleValue ?? 0
-            run.decodeMs = record["serverDecodeMs"]?.doubleValue ?? 0
-            if let itinerary = record["itinerary"], itinerary != .null {
-                var facts = PlanEvaluation.ToolFacts()
-                for output in record["toolOutputs"]?.arrayValue ?? [] {
-                    if let tool = output["tool"]?.stringValue, let result = output["result"] { facts.add(tool: tool, result: result) }
-                }
+                          wallSeconds: record.wallSeconds ?? .nan)
+            run.turns = record.turns ?? 0
+            run.tokensOut = record.tokensOut ?? 0
+            run.uncachedTokensIn = record.uncachedTokensIn ?? 0
+            run.promptMs = record.serverPromptMs ?? 0
+            run.decodeMs = record.serverDecodeMs ?? 0
+            if let itinerary = record.itinerary {
                 run.succeeded = true
-                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: tools)
+                run.evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: record.facts, plugins: tools)
             } else {
-                run.error = record["error"]?.stringValue ?? "no itinerary"
+                run.error = record.error ?? "no itinerary"
             }
             runs.append(run)
         }
@@ -190,20 +188,9 @@ struct EvalCommand: Command {
     }
 
     static func parse(_ content: GeneratedContent, line: Int, in path: String) throws -> (TripRequest, [String]) {
-        guard let landmark = content["landmark"]?.stringValue, !landmark.isEmpty else {
-            throw CommandError("\(path):\(line): a request needs a \"landmark\"", exitCode: .usage)
-        }
-        let days = content["days"]?.intValue ?? 3
-        guard (1...14).contains(days) else { throw CommandError("\(path):\(line): \"days\" must be 1 to 14", exitCode: .usage) }
-        func list(_ value: GeneratedContent?) -> [String]? {
-            if let text = value?.stringValue { return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-            return value?.arrayValue?.compactMap(\.stringValue)
-        }
-        let tools = list(content["tools"]) ?? ["poi", "calendar", "contacts"]
-        let request = TripRequest(
-            landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
-            companions: list(content["companions"]) ?? [])
-        return (request, tools)
+        // Leniently: a member of the wrong type is as good as absent (the defaults apply).
+        let parsed = (try? GeneratedContentDecoder(lenient: true).decode(RequestLine.self, from: content)) ?? RequestLine()
+        return try parsed.request(line: line, in: path)
     }
 
     static func title(_ request: TripRequest) -> String {
@@ -213,38 +200,21 @@ struct EvalCommand: Command {
     // MARK: - Report
 
     static func report(_ runs: [Run]) -> GeneratedContent {
-        let items: [GeneratedContent] = runs.map { run in
-            var object: JSONObject = [
-                "agent": .string(run.label), "request": .string(title(run.request)), "run": .number(Double(run.index)),
-                "tools": .array(run.tools.map { .string($0) }), "succeeded": .bool(run.succeeded), "passed": .bool(run.passed),
-                "wallSeconds": run.wallSeconds.isFinite ? .number(run.wallSeconds) : .null, "floorSeconds": .number(run.floorSeconds),
-                "turns": .number(Double(run.turns)),
-                "tokensOut": .number(Double(run.tokensOut)), "uncachedTokensIn": .number(Double(run.uncachedTokensIn)),
-            ]
-            if let error = run.error { object["error"] = .string(error) }
-            if let evaluation = run.evaluation {
-                object["checks"] = .array(evaluation.checks.map { ["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)] })
-            }
-            return .object(object)
-        }
-        let summary = summarize(runs)
-        var totals = JSONObject()
-        for (key, value) in summary.sorted(by: { $0.key < $1.key }) { totals[key] = value.isFinite ? .number(value) : .null }
-        return ["runs": .array(items), "summary": .object(totals)]
+        (try? GeneratedContent(encoding: Report(runs: runs.map(RunReport.init), summary: summarize(runs)))) ?? [:]
     }
 
-    static func summarize(_ runs: [Run]) -> [String: Double] {
+    static func summarize(_ runs: [Run]) -> Summary {
         let decodeTokens = runs.reduce(0) { $0 + $1.tokensOut }, decodeMs = runs.reduce(0.0) { $0 + $1.decodeMs }
         let promptTokens = runs.reduce(0) { $0 + $1.uncachedTokensIn }, promptMs = runs.reduce(0.0) { $0 + $1.promptMs }
         let walls = runs.map(\.wallSeconds).sorted()
         let ratios = runs.filter { $0.floorSeconds > 0 }.map { $0.wallSeconds / $0.floorSeconds }.sorted()
-        return [
-            "runs": Double(runs.count), "succeeded": Double(runs.filter(\.succeeded).count), "passed": Double(runs.filter(\.passed).count),
-            "medianWallSeconds": walls.isEmpty ? .nan : walls[walls.count / 2],
-            "medianWallOverFloor": ratios.isEmpty ? .nan : ratios[ratios.count / 2],
-            "decodeTokensPerSecond": decodeMs > 0 ? Double(decodeTokens) / decodeMs * 1000 : .nan,
-            "promptTokensPerSecond": promptMs > 0 ? Double(promptTokens) / promptMs * 1000 : .nan,
-        ]
+        return Summary(
+            decodeTokensPerSecond: decodeMs > 0 ? Double(decodeTokens) / decodeMs * 1000 : .nan,
+            medianWallOverFloor: ratios.isEmpty ? .nan : ratios[ratios.count / 2],
+            medianWallSeconds: walls.isEmpty ? .nan : walls[walls.count / 2],
+            passed: runs.filter(\.passed).count,
+            promptTokensPerSecond: promptMs > 0 ? Double(promptTokens) / promptMs * 1000 : .nan,
+            runs: runs.count, succeeded: runs.filter(\.succeeded).count)
     }
 
     static func printTable(_ runs: [Run], context: CommandContext) {
@@ -262,7 +232,7 @@ struct EvalCommand: Command {
         let summary = summarize(runs)
         context.stdout.line(String(
             format: "%d runs: %d delivered, %d passed every check; median wall %.1f s, %.2f × the model-time floor; model read %.1f prompt tokens/s and decoded %.1f tokens/s",
-            Int(summary["runs"]!), Int(summary["succeeded"]!), Int(summary["passed"]!), summary["medianWallSeconds"]!, summary["medianWallOverFloor"]!,
-            summary["promptTokensPerSecond"]!, summary["decodeTokensPerSecond"]!))
+            summary.runs, summary.succeeded, summary.passed, summary.medianWallSeconds, summary.medianWallOverFloor,
+            summary.promptTokensPerSecond, summary.decodeTokensPerSecond))
     }
 }

@@ -74,8 +74,8 @@ struct PlanCommand: Command {
         let planner = TripPlanner(request: options.request, includeSchemaInPrompt: options.includeSchema, maximumTurns: options.maximumTurns)
         let run = TripPlanRun(
             planner: planner, model: model, tools: tools, options: options.generation, transcript: transcript, trace: trace,
-            recording: TripPlanRun.recording(request: options.request, plugins: options.toolPlugins, includeSchema: options.includeSchema,
-                                             maximumTurns: options.maximumTurns, options: options.generation),
+            recording: PlanRecording(request: options.request, plugins: options.toolPlugins, includeSchema: options.includeSchema,
+                                     maximumTurns: options.maximumTurns, options: options.generation),
             onEvent: { event in
                 progress.report(event)
                 if case .entry(let entry) = event { places.record(entry) }
@@ -109,10 +109,10 @@ struct PlanCommand: Command {
             return
         }
         switch registry.result(of: "describeLandmark", arguments: ["landmark": .string(landmark)]) {
-        case .success(let about):
-            let name = about["name"]?.stringValue ?? landmark
-            context.stdout.line(context.styled(name, .bold) + (about["country"]?.stringValue.map { " (\($0))" } ?? ""))
-            if let description = about["description"]?.stringValue { context.stdout.line(description) }
+        case .success(let result):
+            let about = ToolResults.decode(ToolResults.Landmark.self, from: result)
+            context.stdout.line(context.styled(about?.name ?? landmark, .bold) + (about?.country.map { " (\($0))" } ?? ""))
+            if let description = about?.description { context.stdout.line(description) }
         case .failure(let error):
             context.stderr.line("  no offline description: \(error)")
         }

@@ -64,9 +64,8 @@ struct TranscriptRenderer {
             let parsed = turn.parsed == nil ? context.styled(" (not JSON)", .red) : ""
             return heading("turn \(turn.turn)") + context.styled(cost.joined(separator: ", "), .dim) + parsed + "\n" + indent(short(turn.text))
         case .toolCall(let call):
-            let mark = call.valid ? "" : context.styled("invalid: ", .red) + (call.violations ?? []).joined(separator: "; ")
             let origin = call.prefetched == true ? context.styled(" (from the request)", .dim) : ""
-            return "  " + context.styled("→ \(call.tool)", .cyan) + " \(short(call.arguments.jsonString))\(origin) \(mark)\n"
+            return "  " + context.styled("→ \(call.tool)", .cyan) + " \(short(call.arguments.jsonString))\(origin)\n"
         case .toolOutput(let output):
             let ms = Self.duration(output.latencyMs)
             if let error = output.error {

@@ -23,15 +23,14 @@ struct TranscriptReplayCommand: Command {
         let path = context.absolutePath(arguments.positional("FILE")!)
         let recorded: [Transcript.Entry]
         do { recorded = try TranscriptReader.read(path: path).entries } catch { throw CommandError(error.description) }
-        guard case .instructions(let session)? = recorded.first(where: { $0.kind == .instructions }), let recording = session.request,
-              let request = TripRequest(content: recording)
+        guard case .instructions(let session)? = recorded.first(where: { $0.kind == .instructions }),
+              let recording = try? session.request?.decode(as: PlanRecording.self)
         else { throw CommandError("\(path) has no recorded request (an instructions entry with \"request\"): it cannot be replayed") }
 
         let folders = CommonOptions.folders(arguments, context: context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
         defer { registry.shutdown() }
-        // The plugins the plan enabled (older recordings list only their tools).
-        let plugins = recording["plugins"]?.arrayValue?.compactMap(\.stringValue)
+        let plugins = recording.plugins
         let tools: [PluginTool]
         do {
             tools = try registry.sessionTools(plugins: plugins).filter { plugins != nil || session.tools.contains($0.name) }
@@ -45,11 +44,9 @@ struct TranscriptReplayCommand: Command {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-replay-\(UUID().uuidString).jsonl").path
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: out) } catch { throw CommandError(error.description) }
-        let planner = TripPlanner(
-            request: request, includeSchemaInPrompt: recording["includeSchema"]?.boolValue ?? false,
-            maximumTurns: recording["maxTurns"]?.intValue ?? 10)
+        let planner = TripPlanner(request: recording.request, includeSchemaInPrompt: recording.includeSchema, maximumTurns: recording.maximumTurns)
         let run = TripPlanRun(
-            planner: planner, model: model, tools: tools, options: TripPlanRun.options(recordedIn: recording), transcript: transcript,
+            planner: planner, model: model, tools: tools, options: recording.generationOptions, transcript: transcript,
             trace: nil, recording: recording)
         _ = run.run()
 

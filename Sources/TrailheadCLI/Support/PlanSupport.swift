@@ -37,10 +37,11 @@ final class PlaceIndex: @unchecked Sendable {
 
     func record(_ entry: Transcript.Entry) {
         guard case .toolOutput(let output) = entry, let result = output.result else { return }
+        guard output.tool == "findPointsOfInterest", let found = ToolResults.decode(ToolResults.Places.self, from: result) else { return }
         lock.withLock {
-            for place in result["results"]?.arrayValue ?? [] {
-                guard let name = place["name"]?.stringValue, let lat = place["latitude"]?.doubleValue, let lon = place["longitude"]?.doubleValue else { continue }
-                storage[name] = .init(latitude: lat, longitude: lon)
+            for place in found.results {
+                guard let latitude = place.latitude, let longitude = place.longitude else { continue }
+                storage[place.name] = .init(latitude: latitude, longitude: longitude)
             }
         }
     }
@@ -57,12 +58,12 @@ final class StreamView: @unchecked Sendable {
         self.view = StreamingItinerary(write: output.write)
     }
 
-    func update(_ snapshot: GeneratedContent) {
+    func update(_ snapshot: Partial<Itinerary>) {
         guard enabled else { return }
         lock.withLock { view.update(snapshot) }
     }
 
-    func finish(_ itinerary: GeneratedContent) {
+    func finish(_ itinerary: Partial<Itinerary>) {
         lock.withLock { view.finish(itinerary) }
     }
 }

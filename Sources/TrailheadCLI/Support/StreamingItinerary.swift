@@ -13,14 +13,14 @@ struct StreamingItinerary {
 
     init(write: @escaping (String) -> Void) { self.write = write }
 
-    /// Takes the next snapshot of the itinerary being written.
-    mutating func update(_ snapshot: GeneratedContent) {
-        // The last value of a snapshot may still be growing; show only finished ones.
-        show(ItineraryFormat.text.render(Self.droppingLastLeaf(snapshot)))
+    /// Takes the next snapshot of the itinerary being written, made of finished values only
+    /// (see `droppingLastLeaf`: the last value of a snapshot of the model's text may still grow).
+    mutating func update(_ snapshot: Partial<Itinerary>) {
+        show(ItineraryFormat.text.render(snapshot))
     }
 
     /// Prints the rest of the finished itinerary.
-    mutating func finish(_ itinerary: GeneratedContent) {
+    mutating func finish(_ itinerary: Partial<Itinerary>) {
         let full = ItineraryFormat.text.render(itinerary)
         if full.hasPrefix(shown) {
             write(String(full.dropFirst(shown.count)))

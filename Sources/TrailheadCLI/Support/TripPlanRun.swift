@@ -17,12 +17,14 @@ struct TripPlanRun {
     var transcript: TranscriptWriter
     var trace: Trace?
     /// What the transcript records to replay the plan: the request, the plugins and the settings.
-    var recording: GeneratedContent
+    var recording: PlanRecording
     var onEvent: @Sendable (SessionEvent) -> Void = { _ in }
-    var onSnapshot: @Sendable (GeneratedContent) -> Void = { _ in }
+    /// The itinerary so far, each time the draft has grown (its last member, which may still
+    /// grow, left out).
+    var onSnapshot: @Sendable (Partial<Itinerary>) -> Void = { _ in }
 
     enum Outcome: Sendable {
-        case finished(GeneratedContent, turns: Int)
+        case finished(Partial<Itinerary>, turns: Int)
         case failed(String)
         case cancelled
     }
@@ -32,7 +34,7 @@ struct TripPlanRun {
         var configuration = session.configuration
         configuration.transcriptFile = transcript
         configuration.trace = trace
-        configuration.request = recording
+        configuration.request = recording.content
         configuration.onEvent = onEvent
         session.configuration = configuration
         let planner = planner, options = options, trace = trace, onSnapshot = onSnapshot
@@ -45,12 +47,14 @@ struct TripPlanRun {
                 var facts: PlanEvaluation.ToolFacts?
                 for try await snapshot in stream {
                     if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
-                    onSnapshot(planner.itinerary(from: snapshot.rawContent, facts: facts!))
+                    let finished = Partial<TripPlanner.Draft>(StreamingItinerary.droppingLastLeaf(snapshot.rawContent))
+                    onSnapshot(planner.itinerary(from: finished, facts: facts!))
                 }
                 try Task.checkCancellation()
                 let response = try await stream.collect()
                 trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
-                return .finished(planner.itinerary(from: response.rawContent, transcript: session.transcript.entries), turns: response.turns)
+                let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+                return .finished(planner.itinerary(from: response.content, facts: known), turns: response.turns)
             } catch {
                 guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
                 // Interrupted: stop the generation first, then the workers its calls wait on (in
@@ -64,24 +68,56 @@ struct TripPlanRun {
         }
     }
 
-    /// `recording` for a request made with these settings.
-    static func recording(request: TripRequest, plugins: [String], includeSchema: Bool, maximumTurns: Int, options: GenerationOptions) -> GeneratedContent {
-        var fields = request.content.objectValue ?? [:]
-        fields["plugins"] = .array(plugins.map { .string($0) })
-        fields["includeSchema"] = .bool(includeSchema)
-        fields["maxTurns"] = .number(Double(maximumTurns))
-        var recorded = JSONObject()
-        if let t = options.temperature { recorded["temperature"] = .number(t) }
-        if let s = options.seed { recorded["seed"] = .number(Double(s)) }
-        if let m = options.maxTokens { recorded["maxTokens"] = .number(Double(m)) }
-        fields["options"] = .object(recorded)
-        return .object(fields)
+}
+
+/// What a plan's transcript records to replay it (the instructions entry's `request`): the
+/// request's members, then the plugins and the settings.
+struct PlanRecording: Codable, Sendable {
+    var request: TripRequest
+    /// The plugins the plan enabled (older recordings list only their tools).
+    var plugins: [String]?
+    var includeSchema: Bool
+    var maximumTurns: Int
+    var options: Options
+
+    struct Options: Codable, Sendable {
+        var temperature: Double?
+        var seed: Int?
+        var maxTokens: Int?
     }
 
-    /// The generation options a recording was made with.
-    static func options(recordedIn recording: GeneratedContent) -> GenerationOptions {
-        let recorded = recording["options"]
-        return GenerationOptions(
-            temperature: recorded?["temperature"]?.doubleValue, seed: recorded?["seed"]?.intValue, maxTokens: recorded?["maxTokens"]?.intValue)
+    init(request: TripRequest, plugins: [String], includeSchema: Bool, maximumTurns: Int, options: GenerationOptions) {
+        self.request = request
+        self.plugins = plugins
+        self.includeSchema = includeSchema
+        self.maximumTurns = maximumTurns
+        self.options = Options(temperature: options.temperature, seed: options.seed, maxTokens: options.maxTokens)
+    }
+
+    /// The generation options it was made with.
+    var generationOptions: GenerationOptions {
+        GenerationOptions(temperature: options.temperature, seed: options.seed, maxTokens: options.maxTokens)
+    }
+
+    var content: GeneratedContent { (try? GeneratedContent(encoding: self)) ?? [:] }
+
+    private enum CodingKeys: String, CodingKey { case plugins, includeSchema, maximumTurns = "maxTurns", options }
+
+    init(from decoder: any Decoder) throws {
+        request = try TripRequest(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        plugins = try container.decodeIfPresent([String].self, forKey: .plugins)
+        includeSchema = try container.decodeIfPresent(Bool.self, forKey: .includeSchema) ?? false
+        maximumTurns = try container.decodeIfPresent(Int.self, forKey: .maximumTurns) ?? 10
+        options = try container.decodeIfPresent(Options.self, forKey: .options) ?? Options()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try request.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(plugins, forKey: .plugins)
+        try container.encode(includeSchema, forKey: .includeSchema)
+        try container.encode(maximumTurns, forKey: .maximumTurns)
+        try container.encode(options, forKey: .options)
     }
 }

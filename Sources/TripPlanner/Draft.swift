@@ -1,0 +1,34 @@
+import TrailheadSchema
+
+extension TripPlanner {
+    /// The model's part of an itinerary: a title, a sentence on the trip, why it suits, and for
+    /// each day its places with a note. Free texts are bounded in words in the grammar; the prompt
+    /// asks for fewer, so a model that overshoots still closes its sentence. `draftSchema` fixes
+    /// the counts for a request.
+    public struct Draft: Generable, Sendable, Equatable {
+        public var title: String
+        public var description: String
+        public var rationale: String
+        public var days: [Day]
+
+        public static let guides = GuideTable(CodingKeys.self, [
+            .title: [.words(TripPlanner.titleWords)], .description: [.words(TripPlanner.textWords)],
+            .rationale: [.words(TripPlanner.textWords)],
+        ])
+
+        public struct Day: Generable, Sendable, Equatable {
+            public var activities: [Activity]
+        }
+
+        public struct Activity: Generable, Sendable, Equatable {
+            public var place: String
+            public var note: String
+            public static let guides = GuideTable(CodingKeys.self, [.note: [.words(TripPlanner.noteWords)]])
+        }
+    }
+}
+
+extension Partial<TripPlanner.Draft> {
+    /// Every activity's place, day by day.
+    public var places: [String] { (self.days ?? []).flatMap { $0.activities ?? [] }.compactMap(\.place) }
+}

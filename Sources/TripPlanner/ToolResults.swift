@@ -1,0 +1,47 @@
+import TrailheadSchema
+
+/// What the planner reads of each tool's result, decoded once where the JSON arrives (a tool's
+/// result is the wire: the members it plans with, the others ignored). A result that does not
+/// decode is treated as one with nothing in it.
+public enum ToolResults {
+    /// `calendarFreeDays`.
+    public struct FreeDays: Codable, Sendable {
+        public var freeDays: [String]
+    }
+
+    /// `findPointsOfInterest`.
+    public struct Places: Codable, Sendable {
+        public var results: [Place]
+
+        public struct Place: Codable, Sendable {
+            public var name: String
+            public var category: String?
+            public var description: String?
+            public var latitude: Double?
+            public var longitude: Double?
+        }
+    }
+
+    /// `searchContacts`.
+    public struct Contacts: Codable, Sendable {
+        public var contacts: [Contact]
+
+        public struct Contact: Codable, Sendable {
+            public var name: String
+            public var homeCity: String?
+            public var note: String?
+        }
+    }
+
+    /// `describeLandmark`.
+    public struct Landmark: Codable, Sendable {
+        public var name: String
+        public var country: String?
+        public var description: String?
+    }
+
+    /// `result` as `type`, or nil when it is not one (optional members of the wrong type are nil).
+    public static func decode<T: Decodable>(_ type: T.Type, from result: GeneratedContent) -> T? {
+        try? GeneratedContentDecoder(lenient: true).decode(type, from: result)
+    }
+}

@@ -37,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Manifests, loading, the native binding, the isolated worker client, the registry.
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "TrailheadSupport", "CTrailheadTool", "CFFI"]),
@@ -53,6 +54,11 @@ let package = Package(
         .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadModels", "TrailheadTools"]),
         // The umbrella a developer imports: re-exports the session API, models, tools and schemas.
         .target(name: "Trailhead", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools", "TrailheadAgent"]),
+        // Session transcripts in PostgreSQL through libpq, shared by every `agent serve` replica.
+        .target(name: "TrailheadPostgres", dependencies: ["CLibPQ", "TrailheadAgent", "TrailheadSchema"]),
+        // `agent serve`: agents over OpenAI-compatible HTTP (chat completions, responses), sessions
+        // in a store, requests spread over a fleet of model endpoints.
+        .target(name: "TrailheadServer", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadPostgres", "TripPlanner"]),
         // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
         .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
 
@@ -60,10 +66,10 @@ let package = Package(
         .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema", "TrailheadSupport"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex", "TrailheadServer"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex", "VCard", "ICalendar"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex", "VCard", "ICalendar", "TrailheadServer"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
@@ -76,6 +82,7 @@ let package = Package(
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
+        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),

@@ -2,7 +2,9 @@
 # Debian packages Trailhead builds against or uses. Runs `apt-get update` once, and only when
 # something is missing, so a second run costs nothing.
 set -euo pipefail
-packages=(libffi-dev libsqlite3-dev libical-dev pkg-config osmium-tool python3-venv)
+# postgresql-15 and libpq-dev: the session store of `agent serve --store postgresql://…`; the tests
+# start clusters of their own with its initdb and pg_ctl.
+packages=(libffi-dev libsqlite3-dev libical-dev pkg-config osmium-tool python3-venv postgresql-15 libpq-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

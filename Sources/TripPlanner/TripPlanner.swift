@@ -43,9 +43,11 @@ public struct TripPlanner: Sendable {
     /// the calendar pinned to the request's window, the contacts to the companions it names (and
     /// left out when it names none: companions come only from the request), the places searched
     /// around the landmark by category.
-    public func makeSession(model: some LanguageModel, tools available: [any Tool]) -> LanguageModelSession {
+    /// With `transcript`, the session continues that stored conversation (`agent serve`).
+    public func makeSession(model: some LanguageModel, tools available: [any Tool], transcript: Transcript? = nil) -> LanguageModelSession {
         let tools = self.tools(from: available)
-        let session = LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: grounding)
+        let session = transcript.map { LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: grounding, transcript: $0) }
+            ?? LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: grounding)
         var configuration = session.configuration
         // One turn of place searches (two or three kinds at once, so the days are not all alike),
         // a second if they found too few, then the answer.

@@ -10,6 +10,8 @@ let benchmarks: [any Benchmark] = [
     ModelBench(),
     SessionBench(),
     SchemaDerivationBench(),
+    ServeLoadBench(),
+    ConcurrencyBench(),
     LlamaBuildBench(),
     GrammarBench(),
     GeoIndexBench(),

@@ -3,6 +3,10 @@ import Foundation
 import TrailheadSchema
 import XCTest
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @testable import TrailheadModels
 
 /// The managed local model against a real llama-server on 127.0.0.1 serving SmolLM2-135M.
@@ -26,10 +30,11 @@ final class LocalModelTests: XCTestCase {
         if ProcessInfo.processInfo.environment["KEEP_RUN"] == nil { try? FileManager.default.removeItem(atPath: runDirectory) }
     }
 
-    private func makeModel(port: Int? = nil, assets: ModelAssets = ModelAssets(), idle: Int = 300) -> LocalModel {
+    private func makeModel(port: Int? = nil, assets: ModelAssets = ModelAssets(), idle: Int = 300, slots: Int? = nil) -> LocalModel {
         let model = LocalModel(
             configuration: LocalModelConfiguration(
-                model: ModelAssets.testModel, assets: assets, runDirectory: runDirectory, port: port, idleShutdownSeconds: idle))
+                model: ModelAssets.testModel, assets: assets, runDirectory: runDirectory, port: port, idleShutdownSeconds: idle,
+                parallelSlots: slots))
         models.append(model)
         return model
     }
@@ -142,6 +147,29 @@ final class LocalModelTests: XCTestCase {
         try "{not json".write(toFile: runDirectory + "/local-model.json", atomically: true, encoding: .utf8)
         let afterCorrupt = try await makeModel().start()
         XCTAssertTrue(ProcessSpawner.isAlive(afterCorrupt.pid))
+    }
+
+    func testAServerWithOtherSlotsIsReplacedNotReusedAndConcurrentRequestsShareIt() async throws {
+        let one = try await makeModel(slots: 1).start()
+        XCTAssertEqual(one.slots, 1)
+        let three = makeModel(slots: 3)
+        let record = try await three.start()
+        XCTAssertNotEqual(record.pid, one.pid, "a one-slot server would queue the sessions a three-slot one runs at once")
+        XCTAssertEqual(record.slots, 3)
+        XCTAssertFalse(ProcessSpawner.isAlive(one.pid))
+        // The server says so itself: three slots, each with the configured context.
+        let (status, _, body) = try await HTTPStreamingCall.fetch(
+            URLRequest(url: URL(string: "http://127.0.0.1:\(record.port)/slots")!), timeouts: .init(idle: 5, total: 10))
+        XCTAssertEqual(status, 200)
+        let slots = try GeneratedContent(json: body).arrayValue ?? []
+        XCTAssertEqual(slots.count, 3)
+        XCTAssertEqual(slots.first?["n_ctx"]?.intValue, three.configuration.contextSize)
+        // Three requests at once are answered by the one server.
+        let request = ModelRequest(messages: [.user("Say hi.")], options: .init(temperature: 0, maxTokens: 8))
+        try await withThrowingTaskGroup(of: ModelResponse.self) { group in
+            for _ in 0..<3 { group.addTask { try await three.respond(to: request) } }
+            for try await response in group { XCTAssertFalse(response.text.isEmpty) }
+        }
     }
 
     func testStopStopsAndStatusSaysSo() async throws {

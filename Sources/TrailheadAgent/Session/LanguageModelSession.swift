@@ -22,8 +22,11 @@ public final class LanguageModelSession: Sendable {
     public let toolNames: [String]
     let tools: [String: SessionTool]
 
-    private struct State {
+    struct State {
         var transcript = Transcript()
+        /// Entries of a stored transcript this session continues, read into `conversation` by
+        /// the first response (with the configuration's summaries of tool outputs).
+        var resumed: [Transcript.Entry]?
         /// What the model has read so far: the system message, prompts, its turns, tool results.
         var conversation: [ChatMessage] = []
         var isResponding = false
@@ -43,6 +46,8 @@ public final class LanguageModelSession: Sendable {
         public var checkAnswer: @Sendable (GeneratedContent) -> [String] = { _ in [] }
         /// Also append each transcript entry to this JSON Lines file as it happens.
         public var transcriptFile: TranscriptWriter?
+        /// Also write each entry to a session store as it happens (`agent serve`).
+        public var recorder: SessionRecorder?
         /// Also write model and tool spans to this Chrome trace.
         public var trace: Trace?
         /// Progress and streamed text, as they happen.
@@ -66,7 +71,7 @@ public final class LanguageModelSession: Sendable {
         public init() {}
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// A session over `model` (the managed local model by default) with `tools`.
     /// - Parameter grounding: which tool outputs ground which fields of the answer.
@@ -151,6 +156,7 @@ public final class LanguageModelSession: Sendable {
             return state.configuration
         }
         configuration.transcriptFile?.append(entry)
+        configuration.recorder?.append(entry)
         configuration.onEvent?(.entry(entry))
     }
 
@@ -193,6 +199,7 @@ public final class LanguageModelSession: Sendable {
         await prewarm?.value
 
         let configuration = self.configuration
+        resumeConversation(summarize: configuration.summarizeToolOutput)
         let events: @Sendable (SessionEvent) -> Void = { event in
             configuration.onEvent?(event)
             observe?(event)

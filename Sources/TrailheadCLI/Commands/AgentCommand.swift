@@ -11,7 +11,8 @@ public struct AgentCommand: Command {
             3 no model available.
             """,
         subcommands: [
-            PlanCommand.self, RunCommand.self, EvalCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self, ModelCommand.self,
+            PlanCommand.self, RunCommand.self, EvalCommand.self, ServeCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self,
+            ModelCommand.self,
             DoctorCommand.self, GeodataCommand.self, SchemaCommand.self,
         ])
 

@@ -11,11 +11,14 @@ public final class LocalModel: LanguageModel, Sendable {
     public let configuration: LocalModelConfiguration
     public let id: String
     private let manager: LocalServerManager
+    /// Requests beyond the server's slots wait here, not inside the server (see `SlotGate`).
+    private let gate: SlotGate
 
     public init(configuration: LocalModelConfiguration = LocalModelConfiguration()) {
         self.configuration = configuration
         id = "local:" + configuration.model.name
         manager = LocalServerManager(configuration: configuration, modelID: id)
+        gate = SlotGate(slots: configuration.parallelSlots)
     }
 
     public var availability: ModelAvailability {
@@ -59,7 +62,12 @@ public final class LocalModel: LanguageModel, Sendable {
     }
 
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
-        .producing { continuation in try await self.run(request, continuation) }
+        .producing { continuation in
+            await self.gate.acquire()
+            defer { self.gate.release() }
+            try Task.checkCancellation()
+            try await self.run(request, continuation)
+        }
     }
 
     /// One attempt, and one more on a fresh server when the first found the server gone before

@@ -122,7 +122,10 @@ actor LocalServerManager {
     }
 
     private func isUsable(_ record: LocalServerRecord) async -> Bool {
+        // Another slot count or context is another server: reusing it would silently queue
+        // sessions behind one slot (or cut their context); it is replaced.
         guard ProcessSpawner.isAlive(record.pid), record.modelPath == modelPath,
+            record.slots == configuration.parallelSlots, record.contextPerSlot == configuration.contextSize,
             ProcessSpawner.executablePath(record.pid).map({ $0.hasSuffix("llama-server") }) ?? true
         else { return false }
         // A server still loading answers 503: give it the startup time.
@@ -157,7 +160,9 @@ actor LocalServerManager {
         try FileManager.default.createDirectory(atPath: configuration.runDirectory, withIntermediateDirectories: true)
         let arguments = [
             "-m", located.model, "--host", "127.0.0.1", "--port", "\(port)", "-t", "\(configuration.threads)",
-            "-c", "\(configuration.contextSize)", "-np", "1", "--no-webui", "--jinja", "--alias", configuration.model.name,
+            // llama-server divides -c among its slots: each gets `contextSize`.
+            "-c", "\(configuration.contextSize * configuration.parallelSlots)", "-np", "\(configuration.parallelSlots)",
+            "--no-webui", "--jinja", "--alias", configuration.model.name,
         ] + configuration.extraServerArguments
         appendToLog("\n== \(Date()) starting \(located.server) \(arguments.joined(separator: " "))\n")
         do {
@@ -199,7 +204,7 @@ actor LocalServerManager {
         let located = configuration.assets.llamaServerPath
         try LocalServerRecord(
             pid: server.pid, port: server.port, modelPath: modelPath, serverPath: located,
-            startedAt: Date().timeIntervalSince1970
+            startedAt: Date().timeIntervalSince1970, slots: configuration.parallelSlots, contextPerSlot: configuration.contextSize
         ).write(configuration.statePath)
         IdleWatchdog.touch(configuration.stampPath)
         if let idle = configuration.idleShutdownSeconds {

@@ -11,6 +11,9 @@ public struct LocalServerRecord: Sendable, Equatable {
     public var serverPath: String
     /// Seconds since 1970.
     public var startedAt: Double
+    /// Its parallel slots (`-np`) and context per slot; a server started with others is not reused.
+    public var slots: Int
+    public var contextPerSlot: Int
 
     public var endpoint: String { "http://127.0.0.1:\(port)/v1" }
 
@@ -19,10 +22,13 @@ public struct LocalServerRecord: Sendable, Equatable {
         [
             "pid": .number(Double(pid)), "port": .number(Double(port)), "model": .string(modelPath),
             "server": .string(serverPath), "startedAt": .number(startedAt),
+            "slots": .number(Double(slots)), "contextPerSlot": .number(Double(contextPerSlot)),
         ]
     }
 
-    init(pid: Int32, port: Int, modelPath: String, serverPath: String, startedAt: Double) {
+    init(pid: Int32, port: Int, modelPath: String, serverPath: String, startedAt: Double, slots: Int = 1, contextPerSlot: Int = 0) {
+        self.slots = slots
+        self.contextPerSlot = contextPerSlot
         self.pid = pid
         self.port = port
         self.modelPath = modelPath
@@ -40,7 +46,9 @@ public struct LocalServerRecord: Sendable, Equatable {
         else { return nil }
         return LocalServerRecord(
             pid: Int32(pid), port: port, modelPath: model, serverPath: server,
-            startedAt: content["startedAt"]?.doubleValue ?? 0)
+            startedAt: content["startedAt"]?.doubleValue ?? 0,
+            // A record written before slots were recorded was a one-slot server.
+            slots: content["slots"]?.intValue ?? 1, contextPerSlot: content["contextPerSlot"]?.intValue ?? 0)
     }
 
     /// Writes atomically (a reader never sees half a file).

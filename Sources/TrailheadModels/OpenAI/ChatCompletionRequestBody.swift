@@ -9,6 +9,8 @@ enum ChatCompletionRequestBody {
         case none
         case grammar(String)
         case responseFormat(GeneratedContent)
+        /// A member of the body of the server's own (vLLM's `structured_outputs`).
+        case field(String, GeneratedContent)
     }
 
     static func make(
@@ -29,6 +31,7 @@ enum ChatCompletionRequestBody {
         switch constraint {
         case .none: break
         case .grammar(let gbnf): body["grammar"] = .string(gbnf)
+        case .field(let name, let value): body[name] = value
         case .responseFormat(let schema):
             body["response_format"] = [
                 "type": "json_schema",

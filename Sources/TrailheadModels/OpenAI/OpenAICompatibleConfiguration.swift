@@ -2,12 +2,15 @@
 public struct OpenAICompatibleConfiguration: Sendable {
     /// How output is constrained to a schema.
     public enum ConstraintMode: Sendable, Hashable {
-        /// Ask the server (`GET /props`) once: llama.cpp gets a grammar, others `response_format`.
+        /// Probe the server once (`StructuredOutputDialect`): llama.cpp gets a grammar, vLLM
+        /// `structured_outputs`, others `response_format`.
         case automatic
         /// A GBNF grammar from our compiler in the request's `grammar` field (llama.cpp only).
         case grammar
         /// `response_format: {"type": "json_schema", …, "strict": true}`.
         case responseFormat
+        /// vLLM's `structured_outputs: {"json": schema}` (0.12 and later).
+        case structuredOutputs
     }
 
     public var endpoint: ModelEndpoint

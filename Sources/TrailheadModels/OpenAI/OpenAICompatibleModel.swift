@@ -16,14 +16,15 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
     public let configuration: OpenAICompatibleConfiguration
     public var id: String { configuration.id ?? configuration.endpoint.description }
 
-    /// Whether the server is llama.cpp's, once asked.
-    private let isLlamaCpp = Locked<Bool?>(nil)
+    /// How the server takes a schema, once probed (or configured).
+    private let knownDialect = Locked<StructuredOutputDialect?>(nil)
 
     public init(configuration: OpenAICompatibleConfiguration) {
         self.configuration = configuration
         switch configuration.constraint {
-        case .grammar: isLlamaCpp.withLock { $0 = true }
-        case .responseFormat: isLlamaCpp.withLock { $0 = false }
+        case .grammar: knownDialect.withLock { $0 = .llamaCppGrammar }
+        case .responseFormat: knownDialect.withLock { $0 = .responseFormat }
+        case .structuredOutputs: knownDialect.withLock { $0 = .vllmStructuredOutputs }
         case .automatic: break
         }
     }
@@ -96,11 +97,12 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
     {
         let started = monotonicSeconds()
         let key = try apiKey()
-        let llamaCpp = await serverIsLlamaCpp()
+        let dialect = await dialect()
         let body = ChatCompletionRequestBody.make(
             messages: request.messages, modelName: configuration.endpoint.modelName,
             options: request.options.over(configuration.defaultOptions),
-            constraint: try constraint(for: request.schema, llamaCpp: llamaCpp), llamaCpp: llamaCpp)
+            constraint: try request.schema.map { schema throws(ModelError) in try dialect.constraint(for: schema, model: id) } ?? .none,
+            llamaCpp: dialect == .llamaCppGrammar)
         let urlRequest = makeRequest(
             configuration.endpoint.url("/chat/completions"), method: "POST", body: body, apiKey: key)
 
@@ -140,38 +142,35 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         }
     }
 
-    private func constraint(for schema: GenerationSchema?, llamaCpp: Bool) throws(ModelError)
-        -> ChatCompletionRequestBody.Constraint
-    {
-        guard let schema else { return .none }
-        if llamaCpp {
-            do { return .grammar(try GBNFGrammar(schema: schema).text) } catch {
-                throw .unsupportedSchema(message: error.description)
-            }
-        }
-        return .responseFormat(schema.json)
-    }
-
     // MARK: - Plumbing
 
-    /// Asks `GET /props` once: only llama.cpp answers it with its generation settings.
-    func serverIsLlamaCpp() async -> Bool {
-        if let known = isLlamaCpp.current { return known }
-        var answer = false
-        if let (status, _, body) = try? await HTTPStreamingCall.fetch(
-            makeRequest(
-                configuration.endpoint.serverRoot.appendingPathComponent("props"), method: "GET", body: nil,
-                apiKey: try? apiKey()),
-            timeouts: .init(idle: 3, total: 5)), status == 200,
-            let props = try? GeneratedContent(json: body)
-        {
-            answer = props["default_generation_settings"] != nil || props["build_info"] != nil
-        } else {
-            // Unreachable now: decide next time instead of remembering a guess.
-            return false
+    /// Whether the server is llama.cpp's (it takes our grammars, `/tokenize`, `cache_prompt`).
+    func serverIsLlamaCpp() async -> Bool { await dialect() == .llamaCppGrammar }
+
+    /// The server's structured-output dialect, probed once: `GET /props` (only llama.cpp answers
+    /// it with its generation settings), then `GET /version` (vLLM's). An unreachable server is
+    /// probed again next time instead of remembering a guess.
+    public func dialect() async -> StructuredOutputDialect {
+        if let known = knownDialect.current { return known }
+        func get(_ path: String) async -> (reachable: Bool, body: GeneratedContent?) {
+            guard let (status, _, body) = try? await HTTPStreamingCall.fetch(
+                makeRequest(configuration.endpoint.serverRoot.appendingPathComponent(path), method: "GET", body: nil, apiKey: try? apiKey()),
+                timeouts: .init(idle: 3, total: 5))
+            else { return (false, nil) }
+            return (true, status == 200 ? try? GeneratedContent(json: body) : nil)
         }
-        isLlamaCpp.withLock { $0 = answer }
-        return answer
+        let props = await get("props")
+        guard props.reachable else { return .responseFormat }
+        let found: StructuredOutputDialect
+        if let props = props.body, props["default_generation_settings"] != nil || props["build_info"] != nil {
+            found = .llamaCppGrammar
+        } else if let version = await get("version").body?["version"]?.stringValue {
+            found = StructuredOutputDialect.vllm(version: version)
+        } else {
+            found = .responseFormat
+        }
+        knownDialect.withLock { $0 = found }
+        return found
     }
 
     /// The API key from the configured environment variable; never logged.

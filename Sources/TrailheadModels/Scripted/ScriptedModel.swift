@@ -6,13 +6,16 @@ import TrailheadSupport
 /// tests, and replaying a transcript.
 ///
 /// The file is JSON Lines: each line either a JSON string (the output), an object with a
-/// `"text"` (or `"output"`) member, or a transcript entry — only entries with
+/// `"text"` (or `"output"`) member (and optionally `"delayMs"`, a wait before it streams, as a
+/// slow model would make: tests of what happens mid-answer use it), or a transcript entry — only entries with
 /// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. Running past the
 /// last output is a `ModelError.scriptExhausted`.
 public final class ScriptedModel: LanguageModel, Sendable {
     public let id: String
     public let path: String
     private let outputs: [String]
+    /// Milliseconds to wait before each output (0 for most).
+    private let delays: [Double]
     private let chunkSize: Int
     private let next = Locked(0)
 
@@ -22,6 +25,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
             throw .unavailable(model: "scripted:\(path)", reason: .notInstalled(what: "the script \(path)", fix: "check the path"))
         }
         var outputs: [String] = []
+        var delays: [Double] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -30,29 +34,39 @@ public final class ScriptedModel: LanguageModel, Sendable {
                 throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is not JSON: \(error)")
             }
             switch value {
-            case .string(let text): outputs.append(text)
+            case .string(let text):
+                outputs.append(text)
+                delays.append(0)
             case .object(let entry):
                 if let kind = entry["kind"]?.stringValue, kind != "modelTurn" { continue }
                 guard let text = entry["text"]?.stringValue ?? entry["output"]?.stringValue ?? entry["raw"]?.stringValue else {
                     throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) has no \"text\" string")
                 }
                 outputs.append(text)
+                delays.append(entry["delayMs"]?.doubleValue ?? 0)
             default:
                 throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is neither a string nor an object")
             }
         }
-        self.init(outputs: outputs, path: path, chunkSize: chunkSize)
+        self.init(outputs: outputs, path: path, chunkSize: chunkSize, delaysMs: delays)
     }
 
-    /// Replays `outputs` given in code.
-    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8) {
+    /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given).
+    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = []) {
         self.outputs = outputs
+        self.delays = outputs.indices.map { $0 < delaysMs.count ? delaysMs[$0] : 0 }
         self.path = path
         self.chunkSize = max(1, chunkSize)
         id = "scripted:\(path)"
     }
 
     public var availability: ModelAvailability { get async { .available } }
+
+    /// The same script, starting after its first `count` outputs: a conversation resumed from a
+    /// transcript that already holds `count` model turns replays what comes next.
+    public func skipping(_ count: Int) -> ScriptedModel {
+        ScriptedModel(outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)))
+    }
 
     /// How many outputs have been replayed.
     public var used: Int { next.current }
@@ -63,6 +77,14 @@ public final class ScriptedModel: LanguageModel, Sendable {
             return value
         }
         let outputs = outputs, chunkSize = chunkSize, id = id, path = path
+        if index < outputs.count, delays[index] > 0 {
+            let delay = delays[index]
+            let replay = ScriptedModel(outputs: [outputs[index]], path: path, chunkSize: chunkSize)
+            return .producing { continuation in
+                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
+                for try await event in replay.generate(request) { continuation.yield(event) }
+            }
+        }
         return AsyncThrowingStream { continuation in
             guard index < outputs.count else {
                 continuation.finish(throwing: ModelError.scriptExhausted(path: path, used: outputs.count))

@@ -39,15 +39,22 @@ public enum HTTPSocket {
     /// Listens on 127.0.0.1:`port` (0 picks a free port); returns the socket and the port bound.
     /// Loopback only: a tool server is never reachable from another machine.
     public static func listen(port: Int) throws(HTTPError) -> (fd: Int32, port: Int) {
+        try listen(host: "127.0.0.1", port: port)
+    }
+
+    /// Listens on `host` (an IPv4 address: 127.0.0.1, 0.0.0.0 for every interface) and `port`.
+    public static func listen(host: String, port: Int) throws(HTTPError) -> (fd: Int32, port: Int) {
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { throw HTTPError(.failed, "'\(host)' is not an IPv4 address") }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPError(.failed, "socket: \(String(cString: strerror(errno)))") }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard let bound = bindLoopback(fd, port: port), Glibc.listen(fd, 64) == 0 else {
+        guard let bound = bind(fd, address: address, port: port), Glibc.listen(fd, 256) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)
-            throw HTTPError(.failed, "cannot listen on 127.0.0.1:\(port): \(message)")
+            throw HTTPError(.failed, "cannot listen on \(host):\(port): \(message)")
         }
         return (fd, bound)
     }
@@ -55,13 +62,17 @@ public enum HTTPSocket {
     /// Binds `fd` to 127.0.0.1:`port` (0 lets the kernel pick a free port) and returns the port
     /// bound, or nil (errno says why).
     public static func bindLoopback(_ fd: Int32, port: Int) -> Int? {
+        bind(fd, address: in_addr(s_addr: inet_addr("127.0.0.1")), port: port)
+    }
+
+    private static func bind(_ fd: Int32, address ip: in_addr, port: Int) -> Int? {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr = ip
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
         return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrailheadSchema
+import TrailheadSupport
 
 /// `agent mcp serve --http PORT`: the Streamable HTTP transport (MCP 2025-11-25) on
 /// `http://127.0.0.1:PORT/mcp`. A POST carries one message: a request is answered with a JSON
@@ -14,7 +15,7 @@ final class MCPHTTPTransport: Sendable {
     private final class Session: Sendable {
         let protocolState: Mutex<MCPServerSession>
         let inFlight = Mutex<[String: ToolCallCancellation]>([:])
-        let streams = Mutex<[LoopbackHTTPServer.EventStream]>([])
+        let streams = Mutex<[HTTPServer.EventStream]>([])
 
         init(_ session: MCPServerSession) { protocolState = Mutex(session) }
 
@@ -42,7 +43,7 @@ final class MCPHTTPTransport: Sendable {
         for session in sessions.withLock({ sessions in defer { sessions = [:] }; return Array(sessions.values) }) { session.end() }
     }
 
-    func handle(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Outcome {
+    func handle(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         // DNS rebinding: a browser page from elsewhere must not reach a local tool server.
         if let origin = request[header: "origin"], !Self.isLocal(origin: origin) {
             return .respond(Self.error(403, "Forbidden: origin \(origin) is not local"))
@@ -66,7 +67,7 @@ final class MCPHTTPTransport: Sendable {
         }
     }
 
-    private func post(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Outcome {
+    private func post(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         guard let message = try? GeneratedContent(json: request.body) else {
             return .respond(.json(400, JSONRPC.error(id: .null, code: JSONRPC.parseError, message: "parse error: the body is not one JSON value").jsonString))
         }
@@ -111,7 +112,7 @@ final class MCPHTTPTransport: Sendable {
         }
     }
 
-    private func openStream(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Outcome {
+    private func openStream(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         guard request[header: "accept"]?.contains("text/event-stream") == true else {
             return .respond(.init(status: 405, headers: ["Allow": "POST, DELETE"]))
         }
@@ -122,7 +123,7 @@ final class MCPHTTPTransport: Sendable {
         }
     }
 
-    private static func error(_ status: Int, _ message: String) -> LoopbackHTTPServer.Response {
+    private static func error(_ status: Int, _ message: String) -> HTTPServer.Response {
         .json(status, JSONRPC.error(id: .null, code: JSONRPC.invalidRequest, message: message).jsonString)
     }
 

@@ -16,7 +16,7 @@ public final class MCPToolServer: Sendable {
     private let watchInterval: Double
     private let running = Mutex(true)
     private let stdio = Mutex<MCPStdioTransport?>(nil)
-    private let http = Mutex<(transport: MCPHTTPTransport, server: LoopbackHTTPServer)?>(nil)
+    private let http = Mutex<(transport: MCPHTTPTransport, server: HTTPServer)?>(nil)
 
     /// - Parameters:
     ///   - plugins: plugin names whose tools to serve; `nil` serves all (and any registered later).
@@ -53,7 +53,7 @@ public final class MCPToolServer: Sendable {
     /// Listens on 127.0.0.1:`port` (0 picks one); `ready` gets the endpoint's URL; returns after `stop()`.
     public func serveHTTP(port: Int, ready: (String) -> Void) throws(HTTPError) {
         let transport = MCPHTTPTransport(source: source)
-        let server = try LoopbackHTTPServer(port: port) { transport.handle($0) }
+        let server = try HTTPServer(port: port) { transport.handle($0) }
         http.withLock { $0 = (transport, server) }
         startWatching()
         ready("http://127.0.0.1:\(server.port)\(MCPHTTPTransport.path)")

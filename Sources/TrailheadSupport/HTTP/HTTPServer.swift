@@ -1,50 +1,65 @@
 import Foundation
 import Synchronization
-import TrailheadSupport
 
-/// A small HTTP/1.1 server on 127.0.0.1 for `agent mcp serve --http`: one thread per
+/// The one small HTTP/1.1 server, for `agent mcp serve --http` and `agent serve`: one thread per
 /// connection, keep-alive, bodies by Content-Length (or chunked), and responses that are either
-/// whole or a server-sent-event stream held open until either side closes it.
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
-        var method: String
-        var path: String
-        var head: HTTPHead
-        var body: [UInt8]
+/// whole or a server-sent-event stream held open until either side closes it. On 127.0.0.1
+/// unless told otherwise (`agent serve` asks for an API key before it listens anywhere else).
+public final class HTTPServer: Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var head: HTTPHead
+        public var body: [UInt8]
 
-        subscript(header name: String) -> String? { head[header: name] }
+        public init(method: String, path: String, head: HTTPHead, body: [UInt8]) {
+            self.method = method
+            self.path = path
+            self.head = head
+            self.body = body
+        }
+
+        public subscript(header name: String) -> String? { head[header: name] }
     }
 
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body: [UInt8] = []
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String] = [:]
+        public var body: [UInt8] = []
 
-        static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Response {
+        public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Response {
             Response(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(text.utf8))
         }
     }
 
     /// What to do with a request.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         case respond(Response)
         /// Start an event stream with these headers; `opened` gets it, and it lasts until closed.
         case stream(headers: [String: String], opened: @Sendable (EventStream) -> Void)
     }
 
     /// One open `text/event-stream` response.
-    final class EventStream: Sendable {
+    public final class EventStream: Sendable {
         private let fd: Int32
         private let open = Mutex(true)
 
         init(fd: Int32) { self.fd = fd }
 
-        /// Sends one event carrying `data` (one line of JSON); false once the stream is closed.
+        /// Sends one event carrying `data` (one line of JSON) under the name `event` (none: an
+        /// unnamed event, as OpenAI's chat-completion chunks are); false once the stream is closed.
         @discardableResult
-        func send(_ data: String) -> Bool {
+        public func send(_ data: String, event: String? = "message") -> Bool {
             open.withLock { isOpen in
                 guard isOpen else { return false }
-                do { try HTTPSocket.send(fd, Array("event: message\ndata: \(data)\n\n".utf8)) } catch {
+                let text = (event.map { "event: \($0)\n" } ?? "") + "data: \(data)\n\n"
+                do { try HTTPSocket.send(fd, Array(text.utf8)) } catch {
                     isOpen = false
                     return false
                 }
@@ -53,17 +68,18 @@ final class LoopbackHTTPServer: Sendable {
         }
 
         /// Ends the stream (the connection closes).
-        func close() {
+        public func close() {
             open.withLock { isOpen in
                 if isOpen { _ = shutdown(fd, Int32(SHUT_RDWR)) }
                 isOpen = false
             }
         }
 
-        var isOpen: Bool { open.withLock { $0 } }
+        public var isOpen: Bool { open.withLock { $0 } }
     }
 
-    let port: Int
+    public let port: Int
+    public let host: String
     private let listener: Int32
     private let handler: @Sendable (Request) -> Outcome
     private let connections = Mutex<Set<Int32>>([])
@@ -73,14 +89,16 @@ final class LoopbackHTTPServer: Sendable {
     /// A connection idle this long is closed.
     static let idleSeconds = 300.0
 
-    /// Listens on 127.0.0.1:`port` (0 picks a free one; `self.port` says which).
-    init(port: Int, handler: @escaping @Sendable (Request) -> Outcome) throws(HTTPError) {
-        (listener, self.port) = try HTTPSocket.listen(port: port)
+    /// Listens on `host`:`port` (0 picks a free one; `self.port` says which); `host` is an IPv4
+    /// address, 127.0.0.1 by default.
+    public init(host: String = "127.0.0.1", port: Int, handler: @escaping @Sendable (Request) -> Outcome) throws(HTTPError) {
+        (listener, self.port) = try HTTPSocket.listen(host: host, port: port)
+        self.host = host
         self.handler = handler
     }
 
     /// Accepts connections until `stop()`.
-    func run() {
+    public func run() {
         while let fd = HTTPSocket.accept(listener) {
             let admitted = stopped.withLock { stopped in
                 if !stopped { connections.withLock { _ = $0.insert(fd) } }
@@ -100,7 +118,7 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// Stops accepting and cuts every open connection.
-    func stop() {
+    public func stop() {
         stopped.withLock { $0 = true }
         _ = shutdown(listener, Int32(SHUT_RDWR))
         for fd in connections.withLock({ $0 }) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
@@ -143,7 +161,7 @@ final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    static func serialize(_ response: Response, close: Bool) -> [UInt8] {
+    public static func serialize(_ response: Response, close: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\nContent-Length: \(response.body.count)\r\n"
         if close { head += "Connection: close\r\n" }
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
@@ -155,11 +173,15 @@ final class LoopbackHTTPServer: Sendable {
         case 200: "OK"
         case 202: "Accepted"
         case 400: "Bad Request"
+        case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 406: "Not Acceptable"
+        case 409: "Conflict"
         case 415: "Unsupported Media Type"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
         default: "Status"
         }
     }

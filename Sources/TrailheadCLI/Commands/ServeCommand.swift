@@ -1,0 +1,120 @@
+import Foundation
+import TrailheadAgent
+import TrailheadModels
+import TrailheadPostgres
+import TrailheadServer
+import TrailheadSupport
+import TrailheadTools
+
+/// `agent serve [--port P] [--agents FILE] [--store URL]`: agents behind OpenAI-compatible HTTP.
+struct ServeCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "serve",
+        summary: "Serve agents over OpenAI-compatible HTTP (chat completions, responses), sessions in a store.",
+        discussion: """
+            POST /v1/chat/completions and POST /v1/responses, the request's "model" naming an agent \
+            (GET /v1/models lists them); tool calls run here, and stream: true sends the answer as \
+            server-sent events while it is written. previous_response_id continues a conversation \
+            from the store, on any replica sharing it. Agents come from --agents (JSON; the trip \
+            planner alone by default). --store is a folder of JSON Lines transcripts (default \
+            runs/sessions) or postgresql://USER@HOST:PORT/DB, shared by replicas. Listens on \
+            127.0.0.1; another --host needs an API key in the variable --api-key-env names (default \
+            TRAILHEAD_API_KEY), which every request must then send as Authorization: Bearer KEY. \
+            --model is one model, or several comma-separated endpoints served as a fleet.
+            """,
+        options: [
+            .option("port", valueName: "P", help: "Port (default 8090; 0 picks a free one, printed on stderr)."),
+            .option("host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1)."),
+            .option("agents", valueName: "FILE", help: "The agents file (JSON)."),
+            .option("store", valueName: "URL", help: "Session store: a folder, or postgresql://…"),
+            .option("model", valueName: "MODEL", help: "The model (default local), or A,B,… a fleet of endpoints."),
+            .option("api-key-env", valueName: "VAR", help: "Variable holding the API key clients must send (default TRAILHEAD_API_KEY)."),
+            .option("model-api-key-env", valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints."),
+            CommonOptions.plugins, CommonOptions.manifests,
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let port = try arguments.value(of: "port").map { text throws(CommandError) -> Int in
+            guard let port = Int(text), (0...65535).contains(port) else { throw CommandError("--port must be a port from 0 to 65535", exitCode: .usage) }
+            return port
+        } ?? 8090
+        let host = arguments.value(of: "host") ?? "127.0.0.1"
+        let agents: [AgentSpec]
+        if let path = arguments.value(of: "agents") {
+            do { agents = try AgentSpec.load(path: context.absolutePath(path)) } catch { throw CommandError(error.message, exitCode: .usage) }
+        } else {
+            agents = [.tripPlanner]
+        }
+        let home = CommonOptions.home(context: context)
+        let store = try makeStore(arguments.value(of: "store"), home: home, context: context)
+        let models = try makeModels(arguments.value(of: "model") ?? "local", apiKeyVariable: arguments.value(of: "model-api-key-env"))
+        let keyVariable = arguments.value(of: "api-key-env") ?? "TRAILHEAD_API_KEY"
+        let apiKey = context.environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+
+        let folders = CommonOptions.folders(arguments, context: context)
+        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
+        defer { registry.shutdown() }
+        for agent in agents {
+            do { _ = try registry.sessionTools(plugins: agent.tools) } catch {
+                throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
+            }
+        }
+        let server: AgentServer
+        do {
+            server = try AgentServer(
+                configuration: .init(host: host, port: port, apiKey: apiKey, agents: agents, store: store, models: models), registry: registry)
+        } catch {
+            throw CommandError("\(error)", exitCode: .usage)
+        }
+        let watches: [SignalWatch]
+        do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
+        defer { watches.forEach { $0.stop() } }
+        context.stderr.line(
+            "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
+        server.run()
+        return .success
+    }
+
+    static func makeStore(_ text: String?, home: String, context: CommandContext) throws(CommandError) -> any SessionStore {
+        let text = text ?? "\(home)/runs/sessions"
+        do {
+            if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+                let store = try PostgresSessionStore(url: text)
+                try store.migrate()
+                return store
+            }
+            return try FileSessionStore(folder: context.absolutePath(text))
+        } catch {
+            throw CommandError("--store: \(error.message)", exitCode: .usage)
+        }
+    }
+
+    /// One model, or a fleet: `A,B,…`, each `SPEC` or `SPEC*SLOTS` (the managed local model's
+    /// slots are its own; an HTTP endpoint has 4 unless told).
+    static func makeModels(_ text: String, apiKeyVariable: String?) throws(CommandError) -> ModelSource {
+        do {
+            if text.hasPrefix("scripted:") { return .scripted(try ScriptedModel(path: String(text.dropFirst("scripted:".count)))) }
+            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            var members: [ModelFleet.Member] = []
+            for part in parts {
+                var spec = part
+                var slots: Int?
+                if let star = part.lastIndex(of: "*") {
+                    guard let count = Int(part[part.index(after: star)...]), (1...256).contains(count) else {
+                        throw CommandError("--model: '\(part)': the slots after * must be a number from 1 to 256", exitCode: .usage)
+                    }
+                    slots = count
+                    spec = String(part[..<star])
+                }
+                let model = try ModelSpecifier.model(spec, apiKeyEnvironmentVariable: apiKeyVariable)
+                members.append(.init(model, slots: slots ?? (model as? LocalModel)?.configuration.parallelSlots ?? 4))
+            }
+            guard members.count > 1 else { return .shared(members[0].model) }
+            return .shared(ModelFleet(members))
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("--model: \(error)", exitCode: .usage)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import TrailheadAgent
+import TrailheadModels
+import TrailheadSchema
+import TrailheadTools
+import TripPlanner
+
+/// Runs one response of a served agent: the session rebuilt from the store's transcript (or a
+/// new one), every entry written to the store as it happens, the answer streamed as it is
+/// generated, and the store flushed before the answer is handed back — so what a client was
+/// told is in the store, and any replica can continue from it.
+struct AgentRunner: Sendable {
+    let agents: [String: AgentSpec]
+    let registry: ToolRegistry
+    let store: any SessionStore
+    let models: ModelSource
+    /// How long a response waits for an unavailable store before it fails.
+    let storeTimeout: Double
+
+    /// What happened, as it happens (for a streamed response).
+    enum Progress: Sendable {
+        /// The answer so far (a growing string, or a partial JSON value).
+        case partial(GeneratedContent)
+        case toolCall(id: String, tool: String, arguments: GeneratedContent)
+        case toolOutput(id: String, tool: String, result: GeneratedContent?, error: String?)
+    }
+
+    struct Answer: Sendable {
+        var session: String
+        var content: GeneratedContent
+        /// The answer as text: the string itself, or compact JSON.
+        var text: String
+        var turns: Int
+        var usage: Usage
+        var model: String
+        /// Entries the session's transcript holds after this response.
+        var entries: Int
+        /// Writes to the store that found it unavailable and were tried again.
+        var storeRetries: Int
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case unknownAgent(String, known: [String])
+        case badRequest(String)
+        case store(SessionStoreError)
+        case agent(String)
+
+        var description: String {
+            switch self {
+            case .unknownAgent(let name, let known): "no agent named '\(name)' (served: \(known.joined(separator: ", ")))"
+            case .badRequest(let message): message
+            case .store(let error): "session store: \(error.message)"
+            case .agent(let message): message
+            }
+        }
+    }
+
+    /// Earlier turns of a conversation a client sends whole (chat completions), as the transcript
+    /// entries the agent would have written: each user message a prompt, each answer a model turn
+    /// (in the step protocol's words when the agent has tools) and a response.
+    func history(_ turns: [(user: String, assistant: String)], agent name: String) -> [Transcript.Entry] {
+        guard let agent = agents[name] else { return [] }
+        return turns.flatMap { turn -> [Transcript.Entry] in
+            let content: GeneratedContent = agent.answer != nil ? ((try? GeneratedContent(json: turn.assistant)) ?? .string(turn.assistant)) : .string(turn.assistant)
+            return LanguageModelSession.exchange(prompt: turn.user, answer: content, withTools: !agent.tools.isEmpty)
+        }
+    }
+
+    /// A new session id: 32 hex digits.
+    static func newSessionID() -> String { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+
+    /// Runs `prompt` in `session` (created for `agent` when `stored` is nil, holding `history`
+    /// first: earlier turns a stateless client sent along).
+    func respond(
+        agent name: String, session: String, stored existing: StoredSession?, history: [Transcript.Entry] = [], prompt: String,
+        options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) async throws(Failure) -> Answer {
+        guard let agent = agents[name] else { throw .unknownAgent(name, known: agents.keys.sorted()) }
+        if let existing, existing.agent != name {
+            throw .badRequest("session \(session) belongs to agent '\(existing.agent)', not '\(name)'")
+        }
+        var stored = existing
+        if existing == nil {
+            do {
+                try store.create(session, agent: name)
+                if !history.isEmpty {
+                    try store.append(history, to: session, at: 0)
+                    stored = StoredSession(agent: name, transcript: Transcript(entries: history))
+                }
+            } catch { throw .store(error) }
+        }
+        let transcript = stored?.transcript ?? Transcript()
+        let recorder = SessionRecorder(store: store, session: session, from: transcript.count)
+        let tools: [PluginTool]
+        do { tools = try registry.sessionTools(plugins: agent.tools) } catch { throw .agent(error.message) }
+        let model = models.model(continuing: transcript)
+        var generation = options
+        if generation.temperature == nil { generation.temperature = agent.options.temperature }
+        if generation.seed == nil { generation.seed = agent.options.seed }
+
+        let onEvent: @Sendable (SessionEvent) -> Void = { event in
+            guard case .entry(let entry) = event else { return }
+            switch entry {
+            case .toolCall(let call): progress(.toolCall(id: call.id, tool: call.tool, arguments: call.arguments))
+            case .toolOutput(let output): progress(.toolOutput(id: output.id, tool: output.tool, result: output.result, error: output.error))
+            default: break
+            }
+        }
+        let outcome: (content: GeneratedContent, turns: Int, usage: Usage, model: String)
+        do {
+            switch agent.kind {
+            case .tripPlanner:
+                outcome = try await planTrip(agent, prompt: prompt, model: model, tools: tools, transcript: stored?.transcript,
+                                             recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
+            case .generic:
+                outcome = try await answer(agent, prompt: prompt, model: model, tools: tools, transcript: stored?.transcript,
+                                           recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
+            }
+        } catch let failure as Failure {
+            try? await recorder.flush(timeout: storeTimeout)
+            throw failure
+        } catch {
+            // The transcript keeps the failure; it must reach the store too.
+            try? await recorder.flush(timeout: storeTimeout)
+            throw .agent("\(error)")
+        }
+        do { try await recorder.flush(timeout: storeTimeout) } catch { throw .store(error) }
+        let text = outcome.content.stringValue ?? outcome.content.jsonString
+        return Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
+                      model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
+    }
+
+    private func configure(_ session: LanguageModelSession, recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void) {
+        var configuration = session.configuration
+        configuration.recorder = recorder
+        configuration.onEvent = onEvent
+        session.configuration = configuration
+    }
+
+    private func answer(
+        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
+        onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
+    ) async throws -> (content: GeneratedContent, turns: Int, usage: Usage, model: String) {
+        let instructions = Instructions(agent.instructions)
+        let session = transcript.map {
+            LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: agent.grounding, transcript: $0)
+        } ?? LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: agent.grounding)
+        configure(session, recorder: recorder, onEvent: onEvent)
+        var configuration = session.configuration
+        configuration.limits = .init(maximumTurns: agent.maximumTurns, maximumToolTurns: agent.maximumToolTurns)
+        session.configuration = configuration
+        if let schema = agent.answer {
+            let stream = session.streamResponse(
+                to: Prompt(prompt), generating: GeneratedContent.self, schema: schema, includeSchemaInPrompt: agent.includeSchemaInPrompt, options: options)
+            for try await snapshot in stream { progress(.partial(snapshot.rawContent)) }
+            let response = try await stream.collect()
+            return (response.rawContent, response.turns, response.usage, response.model)
+        }
+        let stream = session.streamResponse(to: Prompt(prompt), options: options)
+        for try await snapshot in stream { progress(.partial(.string(snapshot.content))) }
+        let response = try await stream.collect()
+        return (.string(response.content), response.turns, response.usage, response.model)
+    }
+
+    private func planTrip(
+        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
+        onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
+    ) async throws -> (content: GeneratedContent, turns: Int, usage: Usage, model: String) {
+        let request = try Self.tripRequest(prompt)
+        let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
+        let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
+        configure(session, recorder: recorder, onEvent: onEvent)
+        let stream = planner.plan(with: session, options: options)
+        var facts: PlanEvaluation.ToolFacts?
+        for try await snapshot in stream {
+            if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+            progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
+        }
+        let response = try await stream.collect()
+        let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model)
+    }
+
+    /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,
+    /// "to": …, "companions": [...]}`), or a landmark's name alone.
+    static func tripRequest(_ prompt: String) throws(Failure) -> TripRequest {
+        let trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("{") else {
+            guard !trimmed.isEmpty else { throw .badRequest("the trip planner needs a landmark (or a JSON trip request)") }
+            return TripRequest(landmark: trimmed)
+        }
+        guard let content = try? GeneratedContent(json: trimmed), let landmark = content["landmark"]?.stringValue, !landmark.isEmpty else {
+            throw .badRequest("a JSON trip request needs at least {\"landmark\": NAME}")
+        }
+        let days = content["days"]?.intValue ?? 3
+        guard (1...14).contains(days) else { throw .badRequest("days: from 1 to 14, not \(days)") }
+        return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
+                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import TrailheadAgent
+import TrailheadModels
+import TrailheadSchema
+import TrailheadSupport
+import TrailheadTools
+
+/// `agent serve`: the configured agents behind OpenAI-compatible HTTP —
+/// `POST /v1/chat/completions` (the request's `model` names the agent; tool calls run here;
+/// `stream: true` sends server-sent events with the answer as it is written) and
+/// `POST /v1/responses` (`previous_response_id` continues a stored conversation, on any replica
+/// that shares the store), `GET /v1/models` (the agents) and `GET /health`.
+///
+/// On 127.0.0.1 by default. Any other address needs an API key (`apiKey`, read by the command from
+/// an environment variable and never logged): every request must then carry
+/// `Authorization: Bearer KEY`, and one without it is refused with 401.
+public final class AgentServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var apiKey: String?
+        public var agents: [AgentSpec]
+        public var store: any SessionStore
+        public var models: ModelSource
+        /// How long a response waits for an unavailable store before it fails (503).
+        public var storeTimeout: Double
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, apiKey: String? = nil, agents: [AgentSpec] = [.tripPlanner], store: any SessionStore,
+            models: ModelSource, storeTimeout: Double = 30
+        ) {
+            self.host = host
+            self.port = port
+            self.apiKey = apiKey
+            self.agents = agents
+            self.store = store
+            self.models = models
+            self.storeTimeout = storeTimeout
+        }
+    }
+
+    /// Why the server cannot start as configured.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let configuration: Configuration
+    let runner: AgentRunner
+    private let server: HTTPServer
+    /// Conversations with a response under way in this process (a second request for the same
+    /// one waits its turn instead of racing it for the store's next entry).
+    let busy = Mutex<Set<String>>([])
+
+    public var port: Int { server.port }
+    public var url: String { "http://\(configuration.host):\(server.port)/v1" }
+
+    public init(configuration: Configuration, registry: ToolRegistry) throws(SetupError) {
+        if !Self.isLoopback(configuration.host), (configuration.apiKey ?? "").isEmpty {
+            throw SetupError(description: "listening on \(configuration.host) needs an API key: set the environment variable named by --api-key-env (default TRAILHEAD_API_KEY)")
+        }
+        self.configuration = configuration
+        runner = AgentRunner(
+            agents: Dictionary(configuration.agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry,
+            store: configuration.store, models: configuration.models, storeTimeout: configuration.storeTimeout)
+        let handler = Handler()
+        do { server = try HTTPServer(host: configuration.host, port: configuration.port) { handler.handle($0) } } catch {
+            throw SetupError(description: error.message)
+        }
+        handler.server.withLock { $0 = self }
+    }
+
+    /// Serves until `stop()`.
+    public func run() { server.run() }
+
+    public func stop() { server.stop() }
+
+    static func isLoopback(_ host: String) -> Bool { host == "127.0.0.1" || host == "localhost" || host.hasPrefix("127.") }
+
+    /// Routes a request (the server is set once it exists).
+    private final class Handler: Sendable {
+        let server = Mutex<AgentServer?>(nil)
+        func handle(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
+            guard let server = server.withLock({ $0 }) else { return .respond(APIError.response(503, "starting", type: "unavailable")) }
+            return server.route(request)
+        }
+    }
+
+    func route(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
+        if let key = configuration.apiKey, !key.isEmpty, !Self.authorized(request[header: "authorization"], key: key) {
+            return .respond(APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key"))
+        }
+        let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
+        switch (request.method, path) {
+        case ("GET", "/health"): return .respond(.json(200, #"{"status":"ok"}"#))
+        case ("GET", "/v1/models"): return .respond(models())
+        case ("POST", "/v1/chat/completions"): return chatCompletion(request)
+        case ("POST", "/v1/responses"): return response(request)
+        case (_, "/v1/chat/completions"), (_, "/v1/responses"):
+            return .respond(APIError.response(405, "use POST", type: "invalid_request_error"))
+        default:
+            return .respond(APIError.response(404, "no route \(request.method) \(path) (POST /v1/chat/completions, POST /v1/responses, GET /v1/models)", type: "invalid_request_error"))
+        }
+    }
+
+    /// Compares in time independent of where the texts differ.
+    static func authorized(_ header: String?, key: String) -> Bool {
+        guard let header, header.hasPrefix("Bearer ") else { return false }
+        let given = Array(header.dropFirst(7).utf8), wanted = Array(key.utf8)
+        var difference = given.count ^ wanted.count
+        for index in 0..<wanted.count { difference |= Int(wanted[index] ^ (index < given.count ? given[index] : 0)) }
+        return difference == 0
+    }
+
+    private func models() -> HTTPServer.Response {
+        let data = configuration.agents.map { agent -> GeneratedContent in
+            ["id": .string(agent.name), "object": "model", "created": 0, "owned_by": "trailhead"]
+        }
+        return .json(200, GeneratedContent.object(["object": "list", "data": .array(data)]).jsonString)
+    }
+
+    // MARK: - Running a response off the connection's thread
+
+    /// Runs `body` on the concurrency pool and waits for it (a connection has a thread of its own).
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            box.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0! }
+    }
+
+    /// Marks `session` busy for the duration of `body`; nil when it already is.
+    func exclusive<T>(_ session: String, _ body: () async throws -> T) async rethrows -> T? {
+        guard busy.withLock({ $0.insert(session).inserted }) else { return nil }
+        defer { _ = busy.withLock { $0.remove(session) } }
+        return try await body()
+    }
+}
+
+/// OpenAI's error body: `{"error": {"message", "type", "code"}}`.
+enum APIError {
+    static func body(_ message: String, type: String, code: String? = nil) -> GeneratedContent {
+        ["error": ["message": .string(message), "type": .string(type), "code": code.map { .string($0) } ?? .null]]
+    }
+
+    static func response(_ status: Int, _ message: String, type: String, code: String? = nil) -> HTTPServer.Response {
+        .json(status, body(message, type: type, code: code).jsonString)
+    }
+
+    /// The status and body for a failed response.
+    static func response(for failure: AgentRunner.Failure) -> HTTPServer.Response {
+        switch failure {
+        case .unknownAgent: response(404, failure.description, type: "invalid_request_error", code: "model_not_found")
+        case .badRequest: response(400, failure.description, type: "invalid_request_error")
+        case .store(let error) where error.kind == .conflict: response(409, failure.description, type: "conflict")
+        case .store: response(503, failure.description, type: "unavailable")
+        case .agent: response(500, failure.description, type: "server_error")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import TrailheadAgent
+import TrailheadSchema
+import TrailheadSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One `agent serve` replica for a test: the built executable on a free port, its stderr in a
+/// file, stopped (or killed, as a test may) when the test is done.
+final class ServeProcess {
+    let process: ChildProcess
+    let port: Int
+    let log: String
+    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `agent serve --port 0 arguments…` and waits until it says where it listens.
+    init(_ arguments: [String], environment: [String: String?] = [:]) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-serve-\(UUID().uuidString.prefix(8)).log").path
+        var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        for (name, value) in environment { changes[name] = value }
+        process = try ChildProcess(
+            try Self.agent(), ["serve", "--port", "0"] + arguments,
+            options: .init(environment: ChildProcess.Options.environment(adding: changes), standardOutput: .file(log), standardError: .file(log)))
+        let deadline = monotonicSeconds() + 60
+        while true {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"127\.0\.0\.1:[0-9]+/v1|0\.0\.0\.0:[0-9]+/v1"#, options: .regularExpression),
+                let port = Int(text[range].split(separator: ":")[1].split(separator: "/")[0]) {
+                self.port = port
+                return
+            }
+            if !process.isRunning || monotonicSeconds() > deadline {
+                _ = process.signal(SIGKILL)
+                throw Failure(description: "agent serve did not start: \(text)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            _ = process.signal(SIGTERM)
+            let deadline = monotonicSeconds() + 5
+            while process.isRunning, monotonicSeconds() < deadline { usleep(20_000) }
+            if process.isRunning { _ = process.signal(SIGKILL) }
+        }
+        _ = process.wait()
+    }
+
+    /// Ends the replica at once, as a crash or an OOM killer would.
+    func kill() {
+        _ = process.signal(SIGKILL)
+        _ = process.wait()
+    }
+
+    var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// POSTs `body` to `path` under /v1 and returns the status and the JSON answer.
+    func post(_ path: String, _ body: GeneratedContent, headers: [String: String] = [:], timeout: Double = 60) throws -> (status: Int, body: GeneratedContent) {
+        try Self.post(baseURL + path, body, headers: headers, timeout: timeout)
+    }
+
+    static func post(_ url: String, _ body: GeneratedContent, headers: [String: String] = [:], timeout: Double = 60) throws -> (status: Int, body: GeneratedContent) {
+        var request = URLRequest(url: URL(string: url)!, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.jsonString.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let result = Locked<(Int, Data)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error { failure.set(error) } else { result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())) }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = failure.get() { throw error }
+        let (status, data) = result.get()!
+        return (status, (try? GeneratedContent(json: data)) ?? .string(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// `.build/<config>/agent`, beside the test bundle.
+    static func agent() throws -> String {
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("agent").path) {
+            return folder.appendingPathComponent("agent").path
+        }
+        throw Failure(description: "the agent executable is not built: run `swift build --build-tests`")
+    }
+}
+
+/// A value set from a callback thread and read after it signalled.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set(_ newValue: Value) {
+        lock.lock()
+        value = newValue
+        lock.unlock()
+    }
+    func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        body(&value)
+        lock.unlock()
+    }
+    func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Files a test writes: an agents file and a model script.
+enum ServeFixtures {
+    static func folder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-serve-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// An agent that answers with text after asking the calendar (a bundled plugin).
+    static let agents = """
+        {"agents": [{"name": "free-days", "instructions": "You tell the user which days their calendar leaves free.",
+                     "tools": ["calendarFreeDays"], "maxTurns": 4}]}
+        """
+
+    /// One scripted model output (`delayMs`: how long the "model" takes before it).
+    static func call(_ start: String, _ end: String, delayMs: Int = 0) -> String {
+        let text = LanguageModelSession.stepText(calling: "calendarFreeDays", arguments: ["start": .string(start), "end": .string(end)])
+        return GeneratedContent.object(["text": .string(text), "delayMs": .number(Double(delayMs))]).jsonString
+    }
+
+    static func final(_ answer: String, delayMs: Int = 0) -> String {
+        let text = LanguageModelSession.stepText(answering: .string(answer))
+        return GeneratedContent.object(["text": .string(text), "delayMs": .number(Double(delayMs))]).jsonString
+    }
+
+    static func write(_ text: String, to path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+}

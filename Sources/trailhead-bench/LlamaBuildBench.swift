@@ -57,7 +57,7 @@ struct LlamaBuildBench: Benchmark {
                 let response = try blocking {
                     try await model.respond(to: ModelRequest(messages: Self.prompt("\(build.label) \(rep)"), options: .init(temperature: 0, maxTokens: 96)))
                 }
-                backend[build.label] = LocalServerCheck.cpuBackend(inLog: runDirectory + "/local-model.log").map { ($0 as NSString).lastPathComponent } ?? "static"
+                backend[build.label] = LocalServerCheck.cpuBackend(inLog: configuration.logPath).map { ($0 as NSString).lastPathComponent } ?? "static"
                 guard let usage = response.usage, let p = response.timings.serverPromptSeconds, let d = response.timings.serverGenerationSeconds else { continue }
                 prompt[build.label, default: []].append(Double(usage.promptTokens - (usage.cachedPromptTokens ?? 0)) / p)
                 decode[build.label, default: []].append(Double(usage.completionTokens) / d)

@@ -144,7 +144,7 @@ final class LocalModelTests: XCTestCase {
 
         // A corrupt state file is not an error either.
         await makeModel().stop()
-        try "{not json".write(toFile: runDirectory + "/local-model.json", atomically: true, encoding: .utf8)
+        try "{not json".write(toFile: runDirectory + "/local-model.\(ModelAssets.testModel.name).json", atomically: true, encoding: .utf8)
         let afterCorrupt = try await makeModel().start()
         XCTAssertTrue(ProcessSpawner.isAlive(afterCorrupt.pid))
     }
@@ -225,7 +225,7 @@ final class LocalModelTests: XCTestCase {
         // Eventually (the watchdog wakes every second): the server is gone and forgotten.
         for _ in 0..<300 where ProcessSpawner.isAlive(record.pid) { try await Task.sleep(nanoseconds: 100_000_000) }
         XCTAssertFalse(ProcessSpawner.isAlive(record.pid), "still running after 30 s")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: runDirectory + "/local-model.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: runDirectory + "/local-model.\(ModelAssets.testModel.name).json"))
         // And the next request simply starts a new one.
         let again = try await model.respond(to: ModelRequest(messages: [.user("hi")], options: .init(maxTokens: 2)))
         XCTAssertEqual(again.modelID, "local:smollm2-135m-instruct")

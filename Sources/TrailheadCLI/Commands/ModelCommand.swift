@@ -11,7 +11,7 @@ struct ModelCommand: Command {
         summary: "Start, stop, prewarm and inspect the managed local model.",
         discussion: """
             The local model is llama-server serving a pinned GGUF on 127.0.0.1. It starts on \
-            demand, is reused by later commands (state in $TRAILHEAD_CACHE/run/local-model.json) \
+            demand, is reused by later commands (state in $TRAILHEAD_CACHE/run/local-model.MODEL.json) \
             and stops by itself after --idle-minutes without requests (default 10).
             """,
         subcommands: [ModelStatusCommand.self, ModelStartCommand.self, ModelStopCommand.self, ModelPrewarmCommand.self, ModelCheckCommand.self])

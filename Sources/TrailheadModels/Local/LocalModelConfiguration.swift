@@ -56,8 +56,11 @@ public struct LocalModelConfiguration: Sendable {
         return slots
     }
 
-    var statePath: String { runDirectory + "/local-model.json" }
-    var logPath: String { runDirectory + "/local-model.log" }
-    var stampPath: String { runDirectory + "/local-model.last-use" }
+    // One server per model in a run directory: starting another model never replaces a server
+    // that another process may be streaming from. A crash concerns the llama-server binary, so
+    // its record is shared.
+    public var statePath: String { runDirectory + "/local-model.\(model.name).json" }
+    public var logPath: String { runDirectory + "/local-model.\(model.name).log" }
+    var stampPath: String { runDirectory + "/local-model.\(model.name).last-use" }
     var crashPath: String { runDirectory + "/local-model.crash.json" }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import TrailheadSchema
 
-/// What the state file (`run/local-model.json`) remembers about the managed server, so the next
+/// What the state file (`run/local-model.MODEL.json`) remembers about the managed server, so the next
 /// `agent` command reuses it instead of loading the model again.
 public struct LocalServerRecord: Sendable, Equatable {
     public var pid: Int32

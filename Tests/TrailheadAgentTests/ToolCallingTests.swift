@@ -27,21 +27,28 @@ import TrailheadModels
     func call(_ tool: String, _ city: String) -> String { #"{"\#(keys.call)":"\#(tool)","\#(keys.arguments)":{"city":"\#(city)"}}"# }
     func answer(_ text: String) -> String { #"{"\#(keys.final)":"\#(text)"}"# }
 
-    /// What a step schema offers: "answer", a tool's name, or "several" (the branch with several calls).
+    /// What a step schema offers: "answer", a tool's name, or "several" (a call that may hold
+    /// the next call of the same turn).
     func offered(_ request: ModelRequest) -> Set<String> {
+        let schema = request.schema!.json
         var found: Set<String> = []
         func visit(_ branch: GeneratedContent) {
-            if branch["type"]?.stringValue == "array" {
-                found.insert("several")
-            } else if let properties = branch["properties"] {
-                if properties[keys.final] != nil { found.insert("answer") }
-                if let name = properties[keys.call]?["const"]?.stringValue { found.insert(name) }
-                if let calls = keys.calls, properties[calls] != nil { found.insert("several") }
+            if let reference = branch["$ref"]?.stringValue, let name = reference.split(separator: "/").last {
+                return visit(schema["$defs"]![String(name)]!)
             }
+            if let branches = branch["anyOf"]?.arrayValue { return branches.forEach(visit) }
+            guard let properties = branch["properties"] else { return }
+            if properties[keys.final] != nil { found.insert("answer") }
+            if let name = properties[keys.call]?["const"]?.stringValue { found.insert(name) }
+            if properties[keys.next] != nil { found.insert("several") }
         }
-        let schema = request.schema!.json
-        if let branches = schema["anyOf"]?.arrayValue { branches.forEach(visit) } else { visit(schema) }
+        visit(schema)
         return found
+    }
+
+    /// Calls chained in one turn, as the step schema has them.
+    func chain(_ calls: [String]) -> String {
+        calls.reversed().reduce("") { next, call in next.isEmpty ? call : String(call.dropLast()) + #","\#(keys.next)":"# + next + "}" }
     }
 
     func session(_ model: RecordingModel) -> LanguageModelSession {
@@ -106,8 +113,7 @@ import TrailheadModels
     }
 
     @Test func aGenericSessionMakesSeveralCallsInOneTurn() async throws {
-        let several = keys.calls.map { #"{"\#($0)":[\#(call("weather", "Porto")),\#(call("clock", "Lisbon"))]}"# }
-            ?? "[\(call("weather", "Porto")),\(call("clock", "Lisbon"))]"
+        let several = chain([call("weather", "Porto"), call("clock", "Lisbon")])
         let model = RecordingModel([several, answer("Rain in Porto; noon in Lisbon.")])
         let session = session(model)
         let response = try await session.respond(to: "Rain in Porto, and the time in Lisbon?")
@@ -121,6 +127,34 @@ import TrailheadModels
         // Both results reach the model before its answer.
         let feedback = model.requests[1].messages.last!.content
         #expect(feedback.contains("weather returned") && feedback.contains("clock returned"))
+    }
+
+    @Test func moreCallsThanTheLimitInOneTurnAreRepairedNotRun() async throws {
+        let three = chain([call("weather", "Porto"), call("weather", "Lisbon"), call("clock", "Faro")])
+        let model = RecordingModel([three, call("weather", "Porto"), answer("Rain in Porto.")])
+        let session = session(model)
+        session.configuration.limits.maximumCallsPerTurn = 2
+        let response = try await session.respond(to: "Rain in Porto and Lisbon, and the time in Faro?")
+        #expect(response.content == "Rain in Porto.")
+        #expect(model.requests[1].messages.last!.content.contains("At most 2 calls in one answer; you made 3."))
+        let calls = session.transcript.entries.compactMap { entry -> String? in
+            if case .toolCall(let call) = entry { return call.tool } else { return nil }
+        }
+        #expect(calls == ["weather"])
+    }
+
+    @Test func aTurnThatMustMakeSeveralCallsRequiresTheLinks() throws {
+        let city: GeneratedContent = ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"], "additionalProperties": false]
+        let step = StepSchema(tools: [.init(name: "weather", arguments: city), .init(name: "clock", arguments: city)], final: nil, maximumCalls: 8, minimumCalls: 3)
+        #expect(step.json["$ref"]?.stringValue == "#/$defs/call1")
+        let defs = try #require(step.json["$defs"])
+        // The first call must hold a second, which must hold a third; the third may hold more.
+        for (name, next, required) in [("call1", "#/$defs/call2", true), ("call2", "#/$defs/call", true), ("call", "#/$defs/call", false)] {
+            for branch in try #require(defs[name]?["anyOf"]?.arrayValue) {
+                #expect(branch["properties"]?[keys.next]?["$ref"]?.stringValue == next)
+                #expect((branch["required"]?.arrayValue ?? []).contains(.string(keys.next)) == required)
+            }
+        }
     }
 
     @Test func aFreeTextAnswerIsBoundedByDefault() async throws {

@@ -182,7 +182,8 @@ struct AgentStateMachine: Sendable {
             return repair(turn: turn, finalOnly: finalOnly, "Your answer was not one JSON object. Answer with exactly one JSON object matching the schema.")
         }
         guard let step = answersDirectly ? .final(parsed) : Step(parsed) else {
-            return repair(turn: turn, finalOnly: finalOnly, "Answer with {\"tool\": …, \"arguments\": …} to call a tool or {\"final\": …} to finish.")
+            let keys = StepSchema.keys
+            return repair(turn: turn, finalOnly: finalOnly, "Answer with {\"\(keys.call)\": …, \"\(keys.arguments)\": …} to call a tool or {\"\(keys.final)\": …} to finish.")
         }
         switch step {
         case .final(let content):
@@ -211,6 +212,10 @@ struct AgentStateMachine: Sendable {
             for call in asked where !calls.contains(call) { calls.append(call) }
             if finalOnly { return repair(turn: turn, finalOnly: true, "No more tool calls: give your final answer now.") }
             if case .disallowed = mode.kind { return repair(turn: turn, finalOnly: false, "No tool calls in this answer: answer from what you know.") }
+            let most = if case .named = mode.kind, toolTurns == 0 { 1 } else { limits.maximumCallsPerTurn }
+            if calls.count > most {
+                return repair(turn: turn, finalOnly: false, "At most \(most) call\(most == 1 ? "" : "s") in one answer; you made \(calls.count).")
+            }
             var problems: [String] = []
             var repeated: [String] = []
             for call in calls {

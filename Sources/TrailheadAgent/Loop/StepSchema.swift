@@ -2,13 +2,20 @@ import Foundation
 import TrailheadSchema
 
 /// The schema of one agent turn: the model answers with exactly one JSON value that is either
-/// a call of one enabled tool, several calls, or the final answer.
+/// a call of one enabled tool (with, when several are allowed, more calls chained after it) or the
+/// final answer.
 ///
 /// ```
-/// anyOf: [ {"name": "findPointsOfInterest", "arguments": {…its schema…}},   one branch per tool
-///          [ …tool branches…, 2 to `maximumCalls` ],                         when allowed
-///          {"answer": {…output schema, narrowed…}} ]                        once grounded
+/// anyOf: [ {"name": "getWeather", "arguments": {…its schema…}, "and"?: {…another call…}},   one branch per tool
+///          {"answer": {…output schema, narrowed…}} ]                                       once grounded
 /// ```
+///
+/// The first choice is the one that matters most to a small model: `{"name"` (a call) or
+/// `{"answer"` (no tool, or done). After each call it chooses again: `,"and":` another call, or
+/// `}`. Measured on BFCL with the 1.5B model (docs/DESIGN.md), this keeps the model's answer
+/// when no tool fits (a list of calls offered first made it call something almost every time)
+/// and still makes one call per thing asked for. A turn that must make several calls (the trip
+/// planner's searches of different kinds) has that many links required.
 ///
 /// The schema changes per turn (see `GroundingGuard`): the final branch appears only once the
 /// information tools have answered, and its grounded fields are narrowed to enums of what they
@@ -22,10 +29,9 @@ struct StepSchema: Sendable {
     var tools: [ToolBranch]
     /// The output schema, already narrowed for this turn; `nil` while the final answer is not offered.
     var final: GeneratedContent?
-    /// Offer a branch with several calls at once (run concurrently) when > 1.
+    /// Offer further calls in the same turn (run concurrently) when > 1.
     var maximumCalls: Int
-    /// Fewest calls in a turn that calls tools: 2 or more leaves only the branch with several
-    /// calls (an agent that wants several searches at once, of different kinds).
+    /// Fewest calls in a turn that calls tools (the first links of the chain are required).
     var minimumCalls: Int
     /// Whether the final answer is written as `{"answer": …}` (false when there are no tools:
     /// the answer is then the output schema itself).
@@ -43,24 +49,14 @@ struct StepSchema: Sendable {
     /// own habit for a call is `{"name": …, "arguments": …}`, and "answer" reads as the way to say
     /// that no tool is needed (see docs/DESIGN.md).
     struct Keys: Sendable, Equatable {
-        var call: String
-        var arguments: String
-        var calls: String?
-        var final: String
-
-        static let standard = Keys(call: "name", arguments: "arguments", calls: nil, final: "answer")
-
-        /// The keys of this build, or of `TRAILHEAD_STEP_KEYS=call,arguments,calls|-,final` while a
-        /// variant is being measured.
-        static let current: Keys = {
-            guard let text = ProcessInfo.processInfo.environment["TRAILHEAD_STEP_KEYS"] else { return .standard }
-            let parts = text.split(separator: ",").map(String.init)
-            guard parts.count == 4 else { return .standard }
-            return Keys(call: parts[0], arguments: parts[1], calls: parts[2] == "-" ? nil : parts[2], final: parts[3])
-        }()
+        var call = "name"
+        var arguments = "arguments"
+        /// The member of a call that holds the next call of the same turn.
+        var next = "and"
+        var final = "answer"
     }
 
-    static var keys: Keys { .current }
+    static let keys = Keys()
 
     /// The step schema as a JSON Schema document of Trailhead's subset.
     var json: GeneratedContent {
@@ -68,48 +64,37 @@ struct StepSchema: Sendable {
         let keys = Self.keys
         // Schemas with `$ref`s (a recursive answer, say) are kept whole under the step's `$defs`.
         var embedding = SchemaEmbedding()
-        let toolBranches = tools.map { Self.branch(ToolBranch(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name))) }
-        let callList = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_LIST"] == "1" && maximumCalls > 1
-        var branches = minimumCalls > 1 || callList ? [] : toolBranches
-        if let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"], maximumCalls > 1, !toolBranches.isEmpty {
-            // One call, and another after it under `chainKey` while the model wants more.
-            let chained = toolBranches.map { branch -> GeneratedContent in
-                guard case .object(var object) = branch, case .object(var properties)? = object["properties"] else { return branch }
-                properties[chainKey] = ["$ref": "#/$defs/call"]
-                object["properties"] = .object(properties)
-                return .object(object)
+        let calls = tools.map { Self.call(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name)) }
+        var branches = calls
+        if maximumCalls > 1, !calls.isEmpty {
+            // Each call may hold the next one (a recursive `$ref`; the loop enforces `maximumCalls`);
+            // the first `minimumCalls - 1` links must.
+            embedding.define("call", Self.linked(calls, to: "#/$defs/call", required: false))
+            var first = "#/$defs/call"
+            for link in stride(from: minimumCalls - 1, through: 1, by: -1) {
+                embedding.define("call\(link)", Self.linked(calls, to: first, required: true))
+                first = "#/$defs/call\(link)"
             }
-            var root: [GeneratedContent] = [["$ref": "#/$defs/call"]]
-            if let final { root.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
-            let document: GeneratedContent = ["$defs": ["call": chained.count == 1 ? chained[0] : ["anyOf": .array(chained)]], "anyOf": .array(root)]
-            return embedding.adding(to: document)
-        }
-        let counted = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"].flatMap { $0.isEmpty ? nil : $0 }
-        if let countKey = counted, let callsKey = keys.calls, maximumCalls > 1, !toolBranches.isEmpty {
-            // Say how many calls first, then make exactly that many.
-            let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
-            branches = (minimumCalls...maximumCalls).map { n in
-                Self.object([countKey: ["const": .number(Double(n))], callsKey: [
-                    "type": "array", "minItems": .number(Double(n)), "maxItems": .number(Double(n)), "items": ["$ref": "#/$defs/call"],
-                ]])
-            }
-            if let final { branches.append(Self.object([keys.final: final])) }
-            return ["$defs": ["call": items], "anyOf": .array(branches)]
-        }
-        if maximumCalls > 1, !toolBranches.isEmpty {
-            let items: GeneratedContent = toolBranches.count == 1 ? toolBranches[0] : ["anyOf": .array(toolBranches)]
-            let array: GeneratedContent = [
-                "type": "array", "minItems": .number(Double(callList ? minimumCalls : max(2, minimumCalls))),
-                "maxItems": .number(Double(maximumCalls)), "items": items,
-            ]
-            branches.append(keys.calls.map { Self.object([$0: array]) } ?? array)
+            branches = [["$ref": .string(first)]]
         }
         if let final { branches.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
         return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
     }
 
-    private static func branch(_ tool: ToolBranch) -> GeneratedContent {
-        object([keys.call: ["const": .string(tool.name)], keys.arguments: tool.arguments])
+    /// The calls, each with a member that holds the next call (at `reference`).
+    private static func linked(_ calls: [GeneratedContent], to reference: String, required: Bool) -> GeneratedContent {
+        let linked = calls.map { call -> GeneratedContent in
+            guard case .object(var object) = call, case .object(var properties)? = object["properties"] else { return call }
+            properties[keys.next] = ["$ref": .string(reference)]
+            object["properties"] = .object(properties)
+            if required { object["required"] = .array(properties.keys.map { .string($0) }) }
+            return .object(object)
+        }
+        return linked.count == 1 ? linked[0] : ["anyOf": .array(linked)]
+    }
+
+    private static func call(name: String, arguments: GeneratedContent) -> GeneratedContent {
+        object([keys.call: ["const": .string(name)], keys.arguments: arguments])
     }
 
     /// A closed object whose members are all required, in the given order.
@@ -133,18 +118,13 @@ enum Step: Sendable, Equatable {
         let keys = StepSchema.keys
         if let final = content[keys.final] {
             self = .final(final)
-        } else if let calls = keys.calls.map({ content[$0]?.arrayValue }) ?? content.arrayValue {
-            let requests = calls.compactMap(ToolCallRequest.init)
-            guard requests.count == calls.count, !requests.isEmpty else { return nil }
-            self = .call(requests)
-        } else if var request = ToolCallRequest(content) {
-            var requests = [request]
-            // A chain of calls (`{"name": …, "arguments": …, "and": {…}}`), when the step offers one.
+        } else if let first = ToolCallRequest(content) {
+            // A chain: `{"name": …, "arguments": …, "and": {…the next call…}}`.
+            var requests = [first]
             var link = content
-            while let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"], let next = link[chainKey], let call = ToolCallRequest(next) {
+            while let next = link[keys.next], let call = ToolCallRequest(next) {
                 requests.append(call)
                 link = next
-                request = call
             }
             self = .call(requests)
         } else {

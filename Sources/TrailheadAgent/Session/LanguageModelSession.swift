@@ -142,8 +142,7 @@ public final class LanguageModelSession: Sendable {
         var lines: [String] = []
         if let instructions, !instructions.text.isEmpty { lines.append(instructions.text) }
         let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }.map { tools[$0]! }
-        let presentation = ToolInstructions(
-            detail: ToolInstructions.defaultDetail, keys: StepSchema.keys, severalCalls: configuration.limits.maximumCallsPerTurn > 1)
+        let presentation = ToolInstructions(calls: configuration.limits.maximumCallsPerTurn > 1 ? .chained : .one)
         lines += presentation.lines(for: callable)
         return lines.joined(separator: "\n")
     }

@@ -18,13 +18,17 @@ struct ToolInstructions {
         case schemas
     }
 
-    var detail: Detail
-    var keys: StepSchema.Keys
-    /// Whether a turn may hold several calls.
-    var severalCalls: Bool
+    /// How the calls of one turn are written (see `StepSchema`).
+    enum Calls: Sendable {
+        /// One call a turn.
+        case one
+        /// One call, and more chained after it while the model wants more.
+        case chained
+    }
 
-    /// The detail of this build, or `TRAILHEAD_TOOL_PROMPT` while a variant is being measured.
-    static let defaultDetail: Detail = ProcessInfo.processInfo.environment["TRAILHEAD_TOOL_PROMPT"].flatMap(Detail.init) ?? .signatures
+    var detail: Detail = .signatures
+    var keys: StepSchema.Keys = StepSchema.keys
+    var calls: Calls
 
     func lines(for tools: [SessionTool]) -> [String] {
         guard !tools.isEmpty else { return [] }
@@ -34,35 +38,12 @@ struct ToolInstructions {
         }
         let call = "{\"\(keys.call)\": TOOL, \"\(keys.arguments)\": {…}}"
         let answer = "{\"\(keys.final)\": …}"
-        let several = keys.calls.map { "{\"\($0)\": [\(call), …]}" } ?? "[\(call), …]"
-        switch ProcessInfo.processInfo.environment["TRAILHEAD_TOOL_RULE"] ?? "0" {
-        case "6":
-            let countKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"] ?? "count"
-            lines.append("To call tools, answer {\"\(countKey)\": N, \"\(keys.calls ?? "calls")\": [\(call), …]} with N calls, one for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
-        case "7":
-            let countKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_COUNT"] ?? "count"
-            lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer {\"\(countKey)\": N, \"\(keys.calls ?? "calls")\": [\(call), …]} with N calls, one for each thing the request asks.")
-        case "8":
-            lines.append("If none of the tools does what the request asks, answer \(answer) without calling one. Otherwise answer \(several) with one call for each thing the request asks.")
-        case "9":
-            let chainKey = ProcessInfo.processInfo.environment["TRAILHEAD_CALL_CHAIN"] ?? "and"
-            lines.append("To call a tool, answer \(call); to call another as well, add \"\(chainKey)\": \(call) at its end, once for each further thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
-        case "4":
-            lines.append("To call tools, answer \(several) with one call for each thing the request asks. When no tool fits the request, or once you have what you need, answer \(answer).")
-        case "5":
-            lines.append("To call tools, answer \(several) with one call for each thing the request asks. If none of the tools does what the request asks, do not call one: answer \(answer).")
-        case "1":
-            lines.append("Answer \(answer) when no tool fits the request or you have what you need. Otherwise call a tool: answer \(call)" + (severalCalls ? "; to call several at once, \(several)." : "."))
-        case "2":
-            lines.append("Call a tool only when one of these tools does what the request asks; when none does, answer \(answer) saying so. To call a tool, answer \(call)" + (severalCalls ? "; to call several at once (one call per thing the request asks), \(several)." : "."))
-        case "3":
-            lines.append("To call a tool, answer \(call)" + (severalCalls ? "; to call several at once (one call per thing the request asks, or per value it names), \(several)" : "") + ". If none of the tools does what the request asks, do not call one: answer \(answer).")
-        default:
-            var how = "To call a tool, answer \(call)"
-            if severalCalls { how += "; to call several at once, \(several)" }
-            how += ". When no tool fits the request, or once you have what you need, answer \(answer)."
-            lines.append(how)
+        let how = switch calls {
+        case .one: "To call a tool, answer \(call)."
+        case .chained:
+            "To call a tool, answer \(call); to call another as well, add \"\(keys.next)\": \(call) at its end, once for each further thing the request asks."
         }
+        lines.append(how + " When no tool fits the request, or once you have what you need, answer \(answer).")
         return lines
     }
 

@@ -18,6 +18,12 @@ public struct SchemaEmbedding: Sendable {
         return .object(inline)
     }
 
+    /// A definition of the larger document's own, written for its place (`#/$defs/<name>`
+    /// references it): the agent's chain of calls, say.
+    public mutating func define(_ name: String, _ schema: GeneratedContent) {
+        definitions[name] = schema
+    }
+
     /// `document` with `definitions` under its `$defs`.
     public func adding(to document: GeneratedContent) -> GeneratedContent {
         guard !definitions.isEmpty, case .object(var object) = document else { return document }

@@ -119,10 +119,17 @@ extension AgentServer {
         return texts.isEmpty ? nil : texts.joined(separator: "\n")
     }
 
-    /// The request's sampling settings (the agent's fill what it leaves out); `max_tokens` is not
-    /// used: each turn's limit comes from its schema.
+    /// The request's sampling settings (the agent's fill what it leaves out) and its
+    /// `tool_choice` ("auto", "required", "none" or a function by name) as the tool-calling mode
+    /// of the agent's own tools; `max_tokens` is not used: each turn's limit comes from its schema.
     static func options(_ body: GeneratedContent) -> GenerationOptions {
-        GenerationOptions(temperature: body["temperature"]?.doubleValue, topP: body["top_p"]?.doubleValue, seed: body["seed"]?.intValue)
+        var options = GenerationOptions(temperature: body["temperature"]?.doubleValue, topP: body["top_p"]?.doubleValue, seed: body["seed"]?.intValue)
+        if let choice = body["tool_choice"]?.stringValue {
+            options.toolCallingMode = ToolCallingMode(parsing: choice)
+        } else if let name = body["tool_choice"]?["function"]?["name"]?.stringValue {
+            options.toolCallingMode = .named(name)
+        }
+        return options
     }
 
     static func usage(_ usage: Usage) -> GeneratedContent {

@@ -10,6 +10,9 @@ public struct Itinerary: Generable, Sendable, Equatable {
     public var rationale: String
     public var days: [DayPlan]
     public var companions: [String]?
+    /// Where the travellers stay: a lodging place the points-of-interest tool returned (never an
+    /// activity).
+    public var lodging: String?
 
     public static let guides = GuideTable(CodingKeys.self, [
         .title: [.words(2...8), .description("A short title of your own")],
@@ -18,15 +21,20 @@ public struct Itinerary: Generable, Sendable, Equatable {
         .rationale: [.words(4...20), .description("Why these dates and places suit the travellers")],
         .days: [.count(1...14)],
         .companions: [.maximumCount(8), .description("People from the request, as the contacts tool names them")],
+        .lodging: [.description("Where the travellers stay, a lodging place the tool returned")],
     ])
 
-    public init(title: String, destination: String, description: String, rationale: String, days: [DayPlan], companions: [String]? = nil) {
+    public init(
+        title: String, destination: String, description: String, rationale: String, days: [DayPlan], companions: [String]? = nil,
+        lodging: String? = nil
+    ) {
         self.title = title
         self.destination = destination
         self.description = description
         self.rationale = rationale
         self.days = days
         self.companions = companions
+        self.lodging = lodging
     }
 
     /// Problems the schema cannot express: dates distinct and in order, no place visited twice.

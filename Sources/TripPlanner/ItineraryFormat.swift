@@ -36,6 +36,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
         var out = ""
         if let title = it.title { out += title + "\n" + String(repeating: "=", count: title.count) + "\n" }
         if let destination = it.destination { out += destination + "\n" }
+        if let lodging = it.lodging { out += "Staying at " + lodging + "\n" }
         if let description = it.description { out += "\n" + description + "\n" }
         if let rationale = it.rationale { out += "Why: " + rationale + "\n" }
         // A day or activity still being written (no date or place yet) is left out, so the text of
@@ -60,6 +61,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
     static func markdown(_ it: Partial<Itinerary>) -> String {
         var out = "# \(it.title ?? "Trip")\n\n"
         if let destination = it.destination { out += "**\(destination)**\n\n" }
+        if let lodging = it.lodging { out += "Staying at \(lodging).\n\n" }
         if let description = it.description { out += description + "\n\n" }
         if let rationale = it.rationale { out += "_Why:_ " + rationale + "\n\n" }
         for day in it.days ?? [] {

@@ -33,10 +33,32 @@ public struct TripPlanner: Sendable {
     /// facts (or, for writes, need an approval a plan does not ask for).
     public static let unusedTools: Set<String> = ["describeLandmark", "calendarEvents", "calendarAddEvents"]
 
-    /// How tool results ground the answer: every place is one the points-of-interest tool
-    /// returned, and once it has returned enough places for the whole trip it is not asked again.
+    /// Kinds of place that are not things to do: where the travellers stay (the itinerary's
+    /// `lodging`), and towns and airports (where they pass through).
+    public static let notActivities: Set<String> = ["lodging", "town", "airport"]
+
+    /// How tool results ground the answer: every place is a thing to do the points-of-interest tool
+    /// returned (never lodging, a town, an airport or the destination itself), a different one for
+    /// each activity; once it has returned enough for the whole trip it is not asked again. With the
+    /// calendar on, it must leave a free day for each day of the trip. Without these there is no
+    /// plan: the session ends saying what the tool said (an unknown landmark) rather than letting
+    /// the model invent places or dates.
     public var grounding: Grounding {
-        Grounding([.field("/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: request.days * activitiesPerDay + 2)])
+        let needed = request.days * activitiesPerDay
+        return Grounding([
+            .field(
+                "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
+                except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
+            .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
+        ])
+    }
+
+    /// The usage message for a failure the request itself causes (its window has too few free
+    /// days), nil for others.
+    public func requestProblem(_ failure: GroundingFailure) -> String? {
+        guard failure.tool == "calendarFreeDays", failure.field == nil else { return nil }
+        if let error = failure.error, failure.found == 0 { return "the calendar could not be read: \(error)" }
+        return "a \(request.days)-day trip does not fit the free days of \(request.from)…\(request.to): the calendar leaves \(failure.found) free"
     }
 
     /// The session for this trip over `model`, with the planner's tools taken from `available`:
@@ -121,10 +143,14 @@ public struct TripPlanner: Sendable {
         }
     }
 
-    /// Problems a schema cannot express: no place visited twice.
+    /// Problems a schema cannot express: no place visited twice, no note written twice.
     static func check(_ draft: Partial<Draft>) -> [String] {
+        var problems: [String] = []
         let repeated = Itinerary.repeated(draft.places)
-        return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
+        if !repeated.isEmpty { problems.append("/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)") }
+        let notes = Itinerary.repeated((draft.days ?? []).flatMap { $0.activities ?? [] }.compactMap(\.note))
+        if !notes.isEmpty { problems.append("/days: write a different note for each place (\"\(notes[0])\" more than once)") }
+        return problems
     }
 
     var instructions: Instructions {
@@ -175,7 +201,9 @@ public struct TripPlanner: Sendable {
             let days = tripDays(freeDays: ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
             return Self.content(TripDays(tripDays: Self.naturalDays(days)))
         case "findPointsOfInterest":
-            let places = (ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []).prefix(10).map {
+            // Only things to do: lodging, towns and the destination are not the model's to choose.
+            let found = ToolResults.decode(ToolResults.Places.self, from: result)
+            let places = (found?.results ?? []).filter { isThingToDo($0, around: found?.landmark?.name) }.prefix(10).map {
                 ToolResults.Places.Place(name: $0.name, category: $0.category, description: $0.description.map(Self.shortened))
             }
             return Self.content(ToolResults.Places(results: Array(places)))
@@ -187,6 +215,13 @@ public struct TripPlanner: Sendable {
         default:
             return result
         }
+    }
+
+    /// Whether a place the tool returned can be an activity (see `grounding`).
+    func isThingToDo(_ place: ToolResults.Places.Place, around landmark: String?) -> Bool {
+        if let category = place.category, Self.notActivities.contains(category) { return false }
+        let name = Grounding.fold(place.name)
+        return name != Grounding.fold(request.landmark) && name != landmark.map(Grounding.fold)
     }
 
     /// The free days as the model reads them.
@@ -233,6 +268,7 @@ public struct TripPlanner: Sendable {
             }.map(\.element)
             return day
         }
+        itinerary.lodging = facts.lodging.first
         if !request.companions.isEmpty {
             let found = (facts.contacts ?? []).filter { name in request.companions.contains { PlanEvaluation.names(name, $0) } }
             itinerary.companions = Self.unique(found)

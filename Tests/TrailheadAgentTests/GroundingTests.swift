@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trailhead
 import TrailheadModels
@@ -56,5 +57,96 @@ import TrailheadModels
         let response = try await session.respond(to: "A city.", schema: answer)
         #expect(response.content == ["city": "Lisbon"])
         #expect(response.turns == 3)
+    }
+
+    struct Stays: Tool {
+        let name = "stays"
+        let description = "Places around a town."
+        struct Arguments: Generable { var town: String }
+        struct Found: Generable {
+            var town: String
+            var places: [Place]
+        }
+        struct Place: Generable {
+            var name: String
+            var kind: String
+        }
+        func call(arguments: Arguments) async throws -> Found {
+            Found(town: "Sintra", places: [.init(name: "Sintra", kind: "town"), .init(name: "Pena Palace", kind: "museum"),
+                                           .init(name: "Hotel Central", kind: "lodging"), .init(name: "MOORISH CASTLE", kind: "museum")])
+        }
+    }
+
+    @Test func exclusionsLeaveValuesOutOfTheNarrowedField() async throws {
+        struct Visit: Generable { var place: String }
+        let model = ScriptedModel(outputs: [
+            #"{"name":"stays","arguments":{"town":"Sintra"}}"#,
+            #"{"answer":{"place":"Pena Palace"}}"#,
+        ], path: "grounding")
+        let recorder = RequestLog(model)
+        let session = LanguageModelSession(
+            model: recorder, tools: [Stays()],
+            grounding: Grounding([.field("/place", from: "stays", at: "/places/*/name", except: [
+                .valueAt("/town"), .member("kind", in: ["lodging"]), .values(["Moorish Castle"]),
+            ])]))
+        let response = try await session.respond(to: "Where to?", generating: Visit.self)
+        #expect(response.content.place == "Pena Palace")
+        let last = try #require(recorder.schemas.last?.jsonString)
+        #expect(last.contains(#""enum":["Pena Palace"]"#), "the town, the hotel and an excluded name (any case) are left out: \(last)")
+    }
+
+    @Test func anExclusionByMemberNeedsAPathEndingInAMember() async throws {
+        struct Visit: Generable { var place: String }
+        let session = LanguageModelSession(
+            model: ScriptedModel(outputs: [], path: "grounding"), tools: [Cities()],
+            grounding: Grounding([.field("/place", from: "cities", at: "/names/*", except: [.member("kind", in: ["town"])])]))
+        do {
+            _ = try await session.respond(to: "?", generating: Visit.self)
+            Issue.record("expected a setup error")
+        } catch let error as LanguageModelSession.GenerationError {
+            guard case .setup(let setup) = error else { Issue.record("expected setup, got \(error)"); return }
+            #expect(setup.message.contains("/names/*"), "\(setup.message)")
+        }
+    }
+
+    @Test func aToolThatCannotBackTheAnswerEndsTheSessionWithItsOwnWords() async throws {
+        struct Visit: Generable { var place: String }
+        struct Lost: Tool {
+            let name = "lost"
+            let description = "Knows no town."
+            struct Arguments: Generable { var town: String }
+            struct Found: Generable { var names: [String] }
+            struct Unknown: Error, CustomStringConvertible { var description: String { "unknown town 'Qwrtp'" } }
+            func call(arguments: Arguments) async throws -> Found { throw Unknown() }
+        }
+        let recorder = RequestLog(ScriptedModel(outputs: [#"{"answer":{"place":"Qwrtp Beach"}}"#], path: "grounding"))
+        let session = LanguageModelSession(
+            model: recorder, tools: [Lost()], grounding: Grounding([.field("/place", from: "lost", at: "/names/*")]))
+        do {
+            _ = try await session.respond(to: "Where to?", generating: Visit.self, prefetching: [ToolCallRequest(tool: "lost", arguments: ["town": "Qwrtp"])])
+            Issue.record("expected no answer")
+        } catch let error as LanguageModelSession.GenerationError {
+            guard case .ungrounded(let failure) = error else { Issue.record("expected ungrounded, got \(error)"); return }
+            #expect(failure.tool == "lost")
+            #expect(failure.error == "unknown town 'Qwrtp'")
+            #expect("\(error)".contains("lost failed: unknown town 'Qwrtp'"), "\(error)")
+        }
+        #expect(recorder.schemas.isEmpty, "the model was never asked")
+        #expect(session.transcript.entries.last?.kind == .error)
+    }
+}
+
+/// A model that remembers the schema of every request it was sent.
+final class RequestLog: LanguageModel, @unchecked Sendable {
+    let model: any LanguageModel
+    private let lock = NSLock()
+    private var storage: [GeneratedContent] = []
+    init(_ model: any LanguageModel) { self.model = model }
+    var id: String { model.id }
+    var availability: ModelAvailability { get async { .available } }
+    var schemas: [GeneratedContent] { lock.withLock { storage } }
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        lock.withLock { storage.append(request.schema?.json ?? .null) }
+        return model.generate(request)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TrailheadAgent
 import TrailheadSchema
 
 @testable import TripPlanner
@@ -38,6 +39,7 @@ import TrailheadSchema
                 ]), minItems: 2, maxItems: 3),
             ]), minItems: 1, maxItems: 14),
             "companions": .array(of: .string(), maxItems: 8).described("People from the request, as the contacts tool names them").optional,
+            "lodging": .string(description: "Where the travellers stay, a lodging place the tool returned").optional,
         ]).declaredSchema
         #expect(Itinerary.generationSchema.json == handWritten.json)
     }
@@ -101,5 +103,56 @@ import TrailheadSchema
         #expect(TripRequest(content: request.content) == request)
         #expect(TripRequest(content: ["landmark": "Zion", "days": 2, "from": "2026-12-01", "to": "2026-12-03"])?.companions == [])
         #expect(TripRequest(content: ["landmark": "Zion"]) == nil)
+    }
+
+    // MARK: - Never a plan from nothing; things to do
+
+    @Test func aRequestNoPlanCanAnswerIsRefusedNamingBothNumbers() {
+        #expect(TripRequest(landmark: "  ", days: 2, from: "2026-12-01", to: "2026-12-31").problem?.contains("the landmark is empty") == true)
+        #expect(TripRequest(landmark: "Zion", days: 5, from: "2026-12-10", to: "2026-12-11").problem
+                == "a 5-day trip does not fit the window 2026-12-10…2026-12-11, which has 2 days")
+        #expect(TripRequest(landmark: "Zion", days: 2, from: "2026-12-10", to: "2026-12-11").problem == nil)
+        #expect(TripRequest(landmark: "Zion", days: 2, from: "2026-12-12", to: "2026-12-11").problem?.contains("after its end") == true)
+    }
+
+    @Test func fewerFreeDaysThanTheTripIsTheRequestsProblem() {
+        let planner = TripPlanner(request: TripRequest(landmark: "Zion", days: 5, from: "2026-12-01", to: "2026-12-10"))
+        let short = GroundingFailure(tool: "calendarFreeDays", error: nil, found: 3, needed: 5, values: "/freeDays/*", field: nil)
+        #expect(planner.requestProblem(short) == "a 5-day trip does not fit the free days of 2026-12-01…2026-12-10: the calendar leaves 3 free")
+        let unknown = GroundingFailure(tool: "findPointsOfInterest", error: "unknown landmark 'Zion'", found: 0, needed: 10, values: "/results/*/name",
+                                       field: "/days/*/activities/*/place")
+        #expect(planner.requestProblem(unknown) == nil, "an unknown landmark is the tool's answer, not a usage error")
+        #expect(planner.grounding.rules.map(\.atLeast) == [10, 5], "a place for each activity, a free day for each day")
+    }
+
+    let around: GeneratedContent = [
+        "landmark": ["name": "Joshua Tree National Park", "latitude": 34, "longitude": -116],
+        "results": [
+            ["name": "Joshua Tree National Park", "category": "landmark", "latitude": 34, "longitude": -116, "distanceKm": 0],
+            ["name": "Keys View", "category": "viewpoint", "latitude": 33.9, "longitude": -116.2, "distanceKm": 3],
+            ["name": "Twentynine Palms Inn", "category": "lodging", "latitude": 34.1, "longitude": -116.0, "distanceKm": 12],
+            ["name": "Twentynine Palms", "category": "town", "latitude": 34.1, "longitude": -116.0, "distanceKm": 12],
+            ["name": "Palm Springs International Airport", "category": "airport", "latitude": 33.8, "longitude": -116.5, "distanceKm": 40],
+        ],
+    ]
+
+    @Test func lodgingTownsAirportsAndTheDestinationAreNotThingsToDo() throws {
+        let planner = TripPlanner(request: request)
+        #expect(planner.summarize(tool: "findPointsOfInterest", result: around) == ["results": [["name": "Keys View", "category": "viewpoint"]]],
+                "the model reads only things to do")
+        var facts = PlanEvaluation.ToolFacts()
+        facts.add(tool: "findPointsOfInterest", result: around)
+        let draft = TripPlanner.Draft(
+            title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.", days: [.init(activities: [.init(place: "Keys View", note: "Views.")])])
+        #expect(planner.itinerary(from: draft, facts: facts).lodging == "Twentynine Palms Inn", "where the travellers stay is its own field")
+        #expect(ItineraryFormat.text.render(planner.itinerary(from: draft, facts: facts)).contains("Staying at Twentynine Palms Inn"))
+    }
+
+    @Test func aNoteWrittenTwiceIsSentBack() {
+        let same = TripPlanner.Draft(
+            title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.",
+            days: [.init(activities: [.init(place: "Keys View", note: "Easy hike with views."), .init(place: "Barker Dam", note: "Easy hike with views.")])])
+        let problems = TripPlanner.check(Partial((try? same.generatedContent()) ?? [:]))
+        #expect(problems == [#"/days: write a different note for each place ("Easy hike with views." more than once)"#])
     }
 }

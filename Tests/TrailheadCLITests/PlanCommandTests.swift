@@ -172,10 +172,16 @@ final class PlanCommandTests: XCTestCase {
             (["--format", "pdf"], "--format must be one of"),
             (["--from", "2026-12-31", "--to", "2026-12-01"], "is after --to"),
             (["--tools", "weather"], "no tool plugin or tool named 'weather'"),
+            (["--days", "5", "--from", "2026-12-10", "--to", "2026-12-11"], "a 5-day trip does not fit the window 2026-12-10…2026-12-11, which has 2 days"),
         ] {
             let result = try AgentProcess.run(["plan", "Kyoto"] + arguments + ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"])
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+        // Never a plan from nothing: an empty landmark is refused before any tool or model is asked.
+        let empty = try AgentProcess.run(["plan", " ", "--model", "scripted:/nonexistent", "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"])
+        XCTAssertEqual(empty.status, 2, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("the landmark is empty"), empty.stderr)
+        XCTAssertEqual(empty.stdout, "")
     }
 }

@@ -134,7 +134,7 @@ struct EvalCommand: Command {
             run.succeeded = true
             run.evaluation = PlanEvaluation(
                 itinerary: itinerary, request: request, facts: .init(transcript: entries), plugins: names, activitiesPerDay: planner.activitiesPerDay)
-        case .failed(let message): run.error = message
+        case .failed(let message), .unusable(let message): run.error = message
         case .cancelled: run.error = "cancelled"
         }
         return run

@@ -96,6 +96,10 @@ struct PlanCommand: Command {
             context.stderr.line("agent: the plan failed: \(message)")
             context.stderr.line("  transcript: \(transcriptPath)")
             return .failure
+        case .unusable(let message):
+            context.stderr.line("agent: \(message)")
+            context.stderr.line("  transcript: \(transcriptPath)")
+            return .usage
         case .cancelled:
             context.stderr.line("agent: cancelled; transcript: \(transcriptPath)")
             return ExitCode(130)

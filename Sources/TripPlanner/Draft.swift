@@ -12,8 +12,8 @@ extension TripPlanner {
         public var days: [Day]
 
         public static let guides = GuideTable(CodingKeys.self, [
-            .title: [.words(TripPlanner.titleWords)], .description: [.words(TripPlanner.textWords)],
-            .rationale: [.words(TripPlanner.textWords)],
+            .title: [.words(TripPlanner.titleWords)], .description: [.sentence(TripPlanner.textWords)],
+            .rationale: [.sentence(TripPlanner.textWords)],
         ])
 
         public struct Day: Generable, Sendable, Equatable {
@@ -23,7 +23,7 @@ extension TripPlanner {
         public struct Activity: Generable, Sendable, Equatable {
             public var place: String
             public var note: String
-            public static let guides = GuideTable(CodingKeys.self, [.note: [.words(TripPlanner.noteWords)]])
+            public static let guides = GuideTable(CodingKeys.self, [.note: [.sentence(TripPlanner.noteWords)]])
         }
     }
 }

@@ -17,8 +17,8 @@ public struct Itinerary: Generable, Sendable, Equatable {
     public static let guides = GuideTable(CodingKeys.self, [
         .title: [.words(2...8), .description("A short title of your own")],
         .destination: [.description("The landmark")],
-        .description: [.words(4...20), .description("One sentence on this trip")],
-        .rationale: [.words(4...20), .description("Why these dates and places suit the travellers")],
+        .description: [.sentence(4...20), .description("One sentence on this trip")],
+        .rationale: [.sentence(4...20), .description("Why these dates and places suit the travellers")],
         .days: [.count(1...14)],
         .companions: [.maximumCount(8), .description("People from the request, as the contacts tool names them")],
         .lodging: [.description("Where the travellers stay, a lodging place the tool returned")],
@@ -90,7 +90,7 @@ public struct Activity: Generable, Sendable, Equatable {
     public static let guides = GuideTable(CodingKeys.self, [
         .place: [.description("A place the tool returned")],
         .category: [.description("Its category")],
-        .note: [.words(3...12), .description("One sentence of advice")],
+        .note: [.sentence(3...12), .description("One sentence of advice")],
     ])
 
     public init(time: TimeOfDay, place: String, category: String? = nil, note: String) {

@@ -126,9 +126,10 @@ public struct TripPlanner: Sendable {
 
     // MARK: - What the model writes
 
-    /// Free texts, bounded in words in the grammar (the prompt asks for fewer, so a model that
-    /// overshoots still closes its sentence).
-    public static let titleWords = 2...8, textWords = 4...30, noteWords = 3...16
+    /// Free texts, bounded in words in the grammar, close above what the prompt asks (under 12 and
+    /// under 8): with 30 and 16 the model wrote to the grammar's bound, not the prompt's. The
+    /// grammar makes the texts end a sentence, so a model that reaches the bound still closes it.
+    public static let titleWords = 2...8, textWords = 4...14, noteWords = 3...10
 
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.

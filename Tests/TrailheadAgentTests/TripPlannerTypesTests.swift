@@ -11,12 +11,12 @@ import TrailheadSchema
 
     @Test func theDraftsSchemaIsTheOneWrittenByHandBefore() throws {
         let planner = TripPlanner(request: request)
-        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .text(words: TripPlanner.noteWords)])
+        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .sentence(words: TripPlanner.noteWords)])
         let day = SchemaBuilder.object(properties: ["activities": .array(of: activity, count: planner.activitiesPerDay)])
         let handWritten = SchemaBuilder.object(properties: [
             "title": .text(words: TripPlanner.titleWords),
-            "description": .text(words: TripPlanner.textWords),
-            "rationale": .text(words: TripPlanner.textWords),
+            "description": .sentence(words: TripPlanner.textWords),
+            "rationale": .sentence(words: TripPlanner.textWords),
             "days": .array(of: day, count: request.days),
         ]).declaredSchema
         #expect(planner.draftSchema.json == handWritten.json)
@@ -27,15 +27,15 @@ import TrailheadSchema
         let handWritten = SchemaBuilder.object(properties: [
             "title": .text(words: 2...8, description: "A short title of your own"),
             "destination": .string(description: "The landmark"),
-            "description": .text(words: 4...20, description: "One sentence on this trip"),
-            "rationale": .text(words: 4...20, description: "Why these dates and places suit the travellers"),
+            "description": .sentence(words: 4...20, description: "One sentence on this trip"),
+            "rationale": .sentence(words: 4...20, description: "Why these dates and places suit the travellers"),
             "days": .array(of: SchemaBuilder.object(properties: [
                 "date": .string(description: "A free day, YYYY-MM-DD", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
                 "activities": .array(of: SchemaBuilder.object(properties: [
                     "time": .enumeration(TimeOfDay.self),
                     "place": .string(description: "A place the tool returned"),
                     "category": .string(description: "Its category").optional,
-                    "note": .text(words: 3...12, description: "One sentence of advice"),
+                    "note": .sentence(words: 3...12, description: "One sentence of advice"),
                 ]), minItems: 2, maxItems: 3),
             ]), minItems: 1, maxItems: 14),
             "companions": .array(of: .string(), maxItems: 8).described("People from the request, as the contacts tool names them").optional,

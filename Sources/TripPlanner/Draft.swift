@@ -22,7 +22,11 @@ extension TripPlanner {
 
         public struct Activity: Generable, Sendable, Equatable {
             public var place: String
+            /// Why the place suits this trip, briefly: the model's part.
             public var note: String
+            /// What the points-of-interest tool says of the place, quoted by the session (never
+            /// written by the model: see `TripPlanner.grounding`).
+            public var about: String?
             public static let guides = GuideTable(CodingKeys.self, [.note: [.sentence(TripPlanner.noteWords)]])
         }
     }

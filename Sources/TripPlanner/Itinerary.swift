@@ -85,19 +85,24 @@ public struct Activity: Generable, Sendable, Equatable {
     public var place: String
     /// The place's category, as the points-of-interest tool gave it.
     public var category: String?
+    /// Why it suits the trip, in the model's words.
     public var note: String
+    /// What the points-of-interest tool says of the place.
+    public var about: String?
 
     public static let guides = GuideTable(CodingKeys.self, [
         .place: [.description("A place the tool returned")],
         .category: [.description("Its category")],
         .note: [.sentence(3...12), .description("One sentence of advice")],
+        .about: [.description("What the tool says of the place")],
     ])
 
-    public init(time: TimeOfDay, place: String, category: String? = nil, note: String) {
+    public init(time: TimeOfDay, place: String, category: String? = nil, note: String, about: String? = nil) {
         self.time = time
         self.place = place
         self.category = category
         self.note = note
+        self.about = about
     }
 }
 

@@ -49,6 +49,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
                 let time = activity.time?.rawValue ?? ""
                 let category = activity.category.map { " (\($0))" } ?? ""
                 out += "  \(time.padding(toLength: 10, withPad: " ", startingAt: 0))\(place)\(category)\n"
+                if let about = activity.about { out += "            \(Self.firstSentence(about))\n" }
                 if let note = activity.note { out += "            \(note)\n" }
             }
         }
@@ -68,7 +69,8 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
             out += "## " + (day.date.map(dayHeading) ?? "…") + "\n\n"
             for activity in day.activities ?? [] {
                 let time = activity.time?.rawValue ?? ""
-                out += "- **\(time.capitalized)** — \(activity.place ?? "") _(\(activity.category ?? ""))_: \(activity.note ?? "")\n"
+                let about = activity.about.map { Self.firstSentence($0) + " " } ?? ""
+                out += "- **\(time.capitalized)** — \(activity.place ?? "") _(\(activity.category ?? ""))_: \(about)\(activity.note ?? "")\n"
             }
             out += "\n"
         }
@@ -76,6 +78,12 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
             out += "With " + companions.joined(separator: ", ") + ".\n"
         }
         return out
+    }
+
+    /// The first sentence of a tool's description (all of it when it has one).
+    static func firstSentence(_ text: String) -> String {
+        guard let end = text.range(of: ". ") else { return text }
+        return String(text[..<end.lowerBound]) + "."
     }
 
     /// "Saturday 19 December 2026" for a valid date, the text itself otherwise.

@@ -45,12 +45,15 @@ public struct TripPlanner: Sendable {
     /// the model invent places or dates.
     public var grounding: Grounding {
         let needed = request.days * activitiesPerDay
-        return Grounding([
-            .field(
-                "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
-                except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
-            .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
-        ])
+        return Grounding(
+            [
+                .field(
+                    "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
+                    except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
+                .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
+            ],
+            // What is said of a place is the tool's; the model's note is only why it suits the trip.
+            quotes: [.quote("/days/*/activities/*/about", from: "findPointsOfInterest", items: "/results/*", member: "description", where: "name", equals: "place")])
     }
 
     /// The usage message for a failure the request itself causes (its window has too few free
@@ -129,7 +132,7 @@ public struct TripPlanner: Sendable {
     /// Free texts, bounded in words in the grammar, close above what the prompt asks (under 12 and
     /// under 8): with 30 and 16 the model wrote to the grammar's bound, not the prompt's. The
     /// grammar makes the texts end a sentence, so a model that reaches the bound still closes it.
-    public static let titleWords = 2...8, textWords = 4...14, noteWords = 3...10
+    public static let titleWords = 2...8, textWords = 4...14, noteWords = 2...8
 
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.
@@ -158,10 +161,10 @@ public struct TripPlanner: Sendable {
         Instructions {
             "You plan trips. Look up places of a few different categories that suit the destination, then answer."
             "Use only places the points-of-interest tool returned, each once, \(activitiesPerDay) a day."
-            "Write in plain words; a note gives one piece of advice about its place."
+            "Write in plain words; a note says why its place suits this trip."
             // The shape, with descriptions in place of content: given a real example, the 1.5B model
             // copied its notes into every day (measured).
-            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<short advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<short advice for that place>\"}]}]}}"
+            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<why it suits this trip>\"},{\"place\":\"<another place>\",\"note\":\"<why it suits this trip>\"}]}]}}"
         }
     }
 
@@ -175,7 +178,7 @@ public struct TripPlanner: Sendable {
         }
         // Asked here, where a small model heeds it most, and below the grammar's bounds so that a
         // model that overshoots still ends its sentence.
-        text += " Keep the description and the rationale under 12 words each, and each note under 8 words."
+        text += " Keep the description and the rationale under 12 words each, and each note under 6 words."
         return Prompt(text)
     }
 
@@ -261,6 +264,7 @@ public struct TripPlanner: Sendable {
                 activity.place = drafted.place
                 activity.category = category
                 activity.note = drafted.note
+                activity.about = drafted.about
                 return activity
             }
             // In the order of the day (an evening place written first moves last).

@@ -136,6 +136,57 @@ import TrailheadModels
     }
 }
 
+extension GroundingTests {
+    struct Sights: Tool {
+        let name = "sights"
+        let description = "Sights of a town, described."
+        struct Arguments: Generable { var town: String }
+        struct Found: Generable {
+            var sights: [Sight]
+        }
+        struct Sight: Generable {
+            var name: String
+            var description: String?
+        }
+        func call(arguments: Arguments) async throws -> Found {
+            Found(sights: [.init(name: "Pena Palace", description: "A Romanticist castle on a hill above Sintra."), .init(name: "Quinta", description: nil)])
+        }
+    }
+
+    struct Tour: Generable {
+        var stops: [Stop]
+        struct Stop: Generable {
+            var place: String
+            var reason: String
+            var about: String?
+        }
+    }
+
+    @Test func aQuotedFieldIsTheToolsWordsNeverTheModels() async throws {
+        let recorder = RequestLog(ScriptedModel(outputs: [
+            #"{"name":"sights","arguments":{"town":"Sintra"}}"#,
+            #"{"answer":{"stops":[{"place":"Pena Palace","reason":"A view for the whole family."},{"place":"Quinta","reason":"Gardens."}]}}"#,
+        ], path: "grounding"))
+        let session = LanguageModelSession(
+            model: recorder, tools: [Sights()],
+            grounding: Grounding(
+                [.field("/stops/*/place", from: "sights", at: "/sights/*/name")],
+                quotes: [.quote("/stops/*/about", from: "sights", items: "/sights/*", member: "description", where: "name", equals: "place")]))
+        let response = try await session.respond(to: "A tour.", generating: Tour.self)
+        #expect(response.content.stops.map(\.about) == ["A Romanticist castle on a hill above Sintra.", nil], "the tool's words, or none")
+        #expect(response.content.stops.first?.reason == "A view for the whole family.")
+        let answerSchema = try #require(recorder.schemas.last?.jsonString)
+        #expect(!answerSchema.contains("about"), "the model never writes a quoted field: \(answerSchema)")
+    }
+
+    @Test func aQuoteOfAFieldTheAnswerLacksIsASetupError() async throws {
+        let session = LanguageModelSession(
+            model: ScriptedModel(outputs: [], path: "grounding"), tools: [Sights()],
+            grounding: Grounding(quotes: [.quote("/stops/*/facts", from: "sights", items: "/sights/*", member: "description", where: "name", equals: "place")]))
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "?", generating: Tour.self) }
+    }
+}
+
 /// A model that remembers the schema of every request it was sent.
 final class RequestLog: LanguageModel, @unchecked Sendable {
     let model: any LanguageModel

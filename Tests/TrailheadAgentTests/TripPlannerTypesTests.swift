@@ -11,7 +11,7 @@ import TrailheadSchema
 
     @Test func theDraftsSchemaIsTheOneWrittenByHandBefore() throws {
         let planner = TripPlanner(request: request)
-        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .sentence(words: TripPlanner.noteWords)])
+        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .sentence(words: TripPlanner.noteWords), "about": .string().optional])
         let day = SchemaBuilder.object(properties: ["activities": .array(of: activity, count: planner.activitiesPerDay)])
         let handWritten = SchemaBuilder.object(properties: [
             "title": .text(words: TripPlanner.titleWords),
@@ -36,6 +36,7 @@ import TrailheadSchema
                     "place": .string(description: "A place the tool returned"),
                     "category": .string(description: "Its category").optional,
                     "note": .sentence(words: 3...12, description: "One sentence of advice"),
+                    "about": .string(description: "What the tool says of the place").optional,
                 ]), minItems: 2, maxItems: 3),
             ]), minItems: 1, maxItems: 14),
             "companions": .array(of: .string(), maxItems: 8).described("People from the request, as the contacts tool names them").optional,

@@ -67,9 +67,41 @@ public struct Grounding: Sendable {
         case member(String, in: [String])
     }
 
-    public var rules: [Rule]
+    /// A field of the answer the session writes from a tool's result, never the model: what a
+    /// tool says about a value the model chose (a place's description, for the place it picked).
+    /// A small model asked to describe a place makes facts up ("boat rentals and scuba diving
+    /// lessons" at a marina the tool described truly); quoted, the facts are the tool's, and the
+    /// model's part is its choice and a short reason. The field leaves the schema the model
+    /// answers under (so it costs no tokens either) and must be optional in the answer's type.
+    ///
+    ///     .quote("/days/*/activities/*/about", from: "findPointsOfInterest", items: "/results/*",
+    ///            member: "description", where: "name", equals: "place")
+    ///
+    /// writes into each activity's `about` the `description` of the result whose `name` is the
+    /// activity's `place`; an activity whose place has none is left without.
+    public struct Quote: Sendable, Equatable {
+        /// The answer's field ("/days/*/activities/*/about"): a member of an object.
+        public var field: String
+        public var tool: String
+        /// The tool's items ("/results/*"), the member quoted ("description"), the member that
+        /// names an item ("name"), and the field's sibling naming the same ("place").
+        public var items: String
+        public var member: String
+        public var match: String
+        public var key: String
 
-    public init(_ rules: [Rule] = []) { self.rules = rules }
+        public static func quote(_ field: String, from tool: String, items: String, member: String, where match: String, equals key: String) -> Quote {
+            Quote(field: field, tool: tool, items: items, member: member, match: match, key: key)
+        }
+    }
+
+    public var rules: [Rule]
+    public var quotes: [Quote]
+
+    public init(_ rules: [Rule] = [], quotes: [Quote] = []) {
+        self.rules = rules
+        self.quotes = quotes
+    }
 
     public static let none = Grounding()
 
@@ -113,7 +145,24 @@ public struct Grounding: Sendable {
                 tool: rule.tool, target: field, enough: rule.enough, atLeast: rule.needed, valuesPath: rule.values,
                 extract: Self.extractor(values, except: rule.except)))
         }
-        return GroundingGuard(rules: rules, enabledTools: Set(tools.keys))
+        var quotes: [GroundingGuard.Quote] = []
+        for quote in self.quotes {
+            guard let tool = tools[quote.tool] else { continue }
+            guard let field = JSONPath(quote.field), let member = field.tokens.last, member != "*", let items = JSONPath(quote.items) else {
+                throw SessionSetupError("grounding: the quote \"\(quote.field)\" of \"\(quote.items)\" needs JSON pointers, the field a member of an object")
+            }
+            let parent = JSONPath(tokens: Array(field.tokens.dropLast()))
+            if let answer {
+                guard !field.schemas(in: answer.json).isEmpty, !parent.appending(quote.key).schemas(in: answer.json).isEmpty else {
+                    throw SessionSetupError("grounding: the answer's schema has no field \"\(quote.field)\" beside \"\(quote.key)\" (for tool \(quote.tool)); the answer is \(answer.promptDescription)")
+                }
+            }
+            if let output = tool.outputSchema, items.appending(quote.member).schemas(in: output.json).isEmpty {
+                throw SessionSetupError("grounding: tool \(quote.tool)'s output schema has no \"\(quote.items)/\(quote.member)\"; its output is \(output.promptDescription)")
+            }
+            quotes.append(GroundingGuard.Quote(tool: quote.tool, parent: parent, member: member, key: quote.key, items: items, match: quote.match, quoted: quote.member))
+        }
+        return GroundingGuard(rules: rules, quotes: quotes, enabledTools: Set(tools.keys))
     }
 
     /// Pulls a rule's values out of one result, without those its exclusions leave out.

@@ -43,7 +43,24 @@ struct GroundingGuard: Sendable {
         }
     }
 
+    /// A field the session writes from a tool's items (see `Grounding.Quote`).
+    struct Quote: Sendable {
+        var tool: String
+        /// The objects that get the member ("/days/*/activities/*"), the member ("about"), and
+        /// their member naming an item ("place").
+        var parent: JSONPath
+        var member: String
+        var key: String
+        /// The tool's items ("/results/*"), their naming member ("name") and the one quoted.
+        var items: JSONPath
+        var match: String
+        var quoted: String
+    }
+
     var rules: [Rule]
+    let quotes: [Quote]
+    /// What each quote's tool said about each name, first answer first.
+    private var sayings: [[String: GeneratedContent]]
     /// Values gathered so far, per rule, in first-seen order.
     private var values: [[String]]
     /// Whether the rule's tool has answered at least once (successfully or not).
@@ -53,8 +70,10 @@ struct GroundingGuard: Sendable {
     /// Whether a call made for the request (prefetched) failed.
     private var requestCallFailed: [Bool]
 
-    init(rules: [Rule], enabledTools: Set<String>) {
+    init(rules: [Rule], quotes: [Quote] = [], enabledTools: Set<String>) {
         self.rules = rules.filter { enabledTools.contains($0.tool) }
+        self.quotes = quotes.filter { enabledTools.contains($0.tool) }
+        self.sayings = Array(repeating: [:], count: self.quotes.count)
         self.values = Array(repeating: [], count: self.rules.count)
         self.answered = Array(repeating: false, count: self.rules.count)
         self.errors = Array(repeating: [], count: self.rules.count)
@@ -64,6 +83,12 @@ struct GroundingGuard: Sendable {
     /// Takes in one answer of `tool`: its result, or nil and its error when it failed;
     /// `prefetched` when the call was the request's own.
     mutating func record(tool: String, result: GeneratedContent?, error: String? = nil, prefetched: Bool = false) {
+        for (index, quote) in quotes.enumerated() where quote.tool == tool {
+            for item in result.map(quote.items.values(in:)) ?? [] {
+                guard let name = item[quote.match]?.stringValue, let said = item[quote.quoted], sayings[index][name] == nil else { continue }
+                sayings[index][name] = said
+            }
+        }
         for (index, rule) in rules.enumerated() where rule.tool == tool {
             answered[index] = true
             guard let result else {
@@ -126,6 +151,8 @@ struct GroundingGuard: Sendable {
     /// way when the session starts).
     func narrow(_ schema: GeneratedContent) -> GeneratedContent {
         var edit = SchemaEdit(schema)
+        // Quoted fields are the session's to write.
+        for quote in quotes { edit.remove([quote.member], at: quote.parent) }
         for index in rules.indices where answered[index] {
             guard let target = rules[index].target else { continue }
             if !values[index].isEmpty {
@@ -136,5 +163,35 @@ struct GroundingGuard: Sendable {
             }
         }
         return edit.json
+    }
+
+    /// `answer` with each quoted field written from what its tool said about the object's key
+    /// (an object whose key the tool said nothing about is left as it was).
+    func quoting(_ answer: GeneratedContent) -> GeneratedContent {
+        var content = answer
+        for (quote, said) in zip(quotes, sayings) where !said.isEmpty {
+            content = Self.editing(content, at: quote.parent.tokens[...]) { object in
+                guard let name = object[quote.key]?.stringValue, let value = said[name] else { return }
+                object[quote.member] = value
+            }
+        }
+        return content
+    }
+
+    /// `content` with every object at `path` (whose `*` stands for each item) changed.
+    private static func editing(_ content: GeneratedContent, at path: ArraySlice<String>, _ change: (inout JSONObject) -> Void) -> GeneratedContent {
+        guard let token = path.first else {
+            guard case .object(var object) = content else { return content }
+            change(&object)
+            return .object(object)
+        }
+        switch content {
+        case .array(let items) where token == "*": return .array(items.map { editing($0, at: path.dropFirst(), change) })
+        case .object(var object):
+            guard let member = object[token] else { return content }
+            object[token] = editing(member, at: path.dropFirst(), change)
+            return .object(object)
+        default: return content
+        }
     }
 }

@@ -208,7 +208,7 @@ struct AgentStateMachine: Sendable {
                 return repair(turn: turn, finalOnly: finalOnly, "Your final answer is invalid: " + problems.prefix(5).joined(separator: "; "))
             }
             state = .finished
-            return .finish(content, turns: turn)
+            return .finish(grounding.quoting(content), turns: turn)
         case .call(let asked):
             // The same call twice in one turn runs once.
             var calls: [ToolCallRequest] = []

@@ -96,13 +96,21 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertEqual(entries.filter { $0["kind"]?.stringValue == "modelTurn" }.count, 1)
     }
 
-    /// What the points-of-interest tool returns around `landmark` when asked for no kind in particular.
+    /// The things to do the points-of-interest tool returns around `landmark` when asked for no kind
+    /// in particular (not lodging, towns, airports or the landmark itself).
     func bestKnownPlaces(around landmark: String) throws -> [String] {
+        try bestKnownResults(around: landmark).filter { result in
+            !["lodging", "town", "airport"].contains(result["category"]?.stringValue ?? "") && result["name"]?.stringValue != landmark
+        }.compactMap { $0["name"]?.stringValue }
+    }
+
+    /// What the points-of-interest tool returns around `landmark` when asked for no kind in particular.
+    func bestKnownResults(around landmark: String) throws -> [GeneratedContent] {
         let result = try AgentProcess.run(
             ["tools", "call", "findPointsOfInterest", "--args", GeneratedContent.object(["landmark": .string(landmark)]).jsonString,
              "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"], environment: ["TRAILHEAD_HOME": Self.home])
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try GeneratedContent(json: result.stdout)["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        return try GeneratedContent(json: result.stdout)["results"]?.arrayValue ?? []
     }
 
     /// The names the points-of-interest tool returned in a transcript.

@@ -62,8 +62,9 @@ public struct SchemaBuilder: Sendable, Hashable {
         string(description: description, pattern: textPattern(words: words, wordLength: wordLength, endsSentence: false))
     }
 
-    /// Text of `words` well-formed words (see `text(words:)`) whose last word ends a sentence
-    /// (".", "!" or "?"): a note that stops mid-way ("…", or at the bound) does not fit it.
+    /// One sentence of `words` well-formed words (see `text(words:)`): only its last word ends
+    /// with ".", "!" or "?" (others may end with ",", ";" or ":"), so a note that stops mid-way
+    /// ("…", or at the bound) does not fit it, nor one that runs on into a second sentence.
     public static func sentence(words: ClosedRange<Int>, wordLength: Int = 18, description: String? = nil) -> SchemaBuilder {
         string(description: description, pattern: textPattern(words: words, wordLength: wordLength, endsSentence: true))
     }
@@ -73,7 +74,8 @@ public struct SchemaBuilder: Sendable, Hashable {
         let first = max(1, words.lowerBound), last = max(first, words.upperBound)
         let part = "[\(wordLetters)]{1,\(wordLength)}"
         let word = "\(part)(['’-]\(part))?"
-        return "^(\(word)[\(wordEndings)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
+        let inside = endsSentence ? ",;:" : wordEndings
+        return "^(\(word)[\(inside)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
     }
 
     /// What a word of `text(words:)` is made of (a regex class body), and what may end it.

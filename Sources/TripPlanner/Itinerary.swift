@@ -85,8 +85,8 @@ public struct Activity: Generable, Sendable, Equatable {
     public var place: String
     /// The place's category, as the points-of-interest tool gave it.
     public var category: String?
-    /// Why it suits the trip, in the model's words.
-    public var note: String
+    /// Advice on the place (a peer's plans have it; Trailhead's say what the tool says, `about`).
+    public var note: String?
     /// What the points-of-interest tool says of the place.
     public var about: String?
 
@@ -97,7 +97,7 @@ public struct Activity: Generable, Sendable, Equatable {
         .about: [.description("What the tool says of the place")],
     ])
 
-    public init(time: TimeOfDay, place: String, category: String? = nil, note: String, about: String? = nil) {
+    public init(time: TimeOfDay, place: String, category: String? = nil, note: String? = nil, about: String? = nil) {
         self.time = time
         self.place = place
         self.category = category

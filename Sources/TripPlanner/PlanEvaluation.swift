@@ -26,7 +26,7 @@ public struct PlanEvaluation: Sendable {
         public var contacts: [String]?
         /// The category of each place `findPointsOfInterest` returned.
         public var categories: [String: String] = [:]
-        /// The lodging places `findPointsOfInterest` returned, best known first.
+        /// The places to stay (lodging, campgrounds) `findPointsOfInterest` returned, best known first.
         public var lodging: [String] = []
         /// The landmarks `findPointsOfInterest` searched around, as it named them.
         public var landmarks: [String] = []
@@ -56,7 +56,7 @@ public struct PlanEvaluation: Sendable {
                 places = (places ?? []) + found.map(\.name)
                 for place in found {
                     if let category = place.category { categories[place.name] = categories[place.name] ?? category }
-                    if place.category == "lodging", !lodging.contains(place.name) { lodging.append(place.name) }
+                    if let category = place.category, TripPlanner.stays.contains(category), !lodging.contains(place.name) { lodging.append(place.name) }
                 }
                 if let landmark = ToolResults.decode(ToolResults.Places.self, from: result)?.landmark?.name, !landmarks.contains(landmark) {
                     landmarks.append(landmark)

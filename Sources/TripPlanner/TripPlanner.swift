@@ -35,7 +35,10 @@ public struct TripPlanner: Sendable {
 
     /// Kinds of place that are not things to do: where the travellers stay (the itinerary's
     /// `lodging`), and towns and airports (where they pass through).
-    public static let notActivities: Set<String> = ["lodging", "town", "airport"]
+    public static let notActivities: Set<String> = ["lodging", "campground", "town", "airport"]
+
+    /// Kinds of place the travellers stay at.
+    public static let stays: Set<String> = ["lodging", "campground"]
 
     /// How tool results ground the answer: every place is a thing to do the points-of-interest tool
     /// returned (never lodging, a town, an airport or the destination itself), a different one for
@@ -52,7 +55,7 @@ public struct TripPlanner: Sendable {
                     except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
                 .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
             ],
-            // What is said of a place is the tool's; the model's note is only why it suits the trip.
+            // What is said of a place is the tool's, never the model's.
             quotes: [.quote("/days/*/activities/*/about", from: "findPointsOfInterest", items: "/results/*", member: "description", where: "name", equals: "place")])
     }
 
@@ -129,10 +132,13 @@ public struct TripPlanner: Sendable {
 
     // MARK: - What the model writes
 
-    /// Free texts, bounded in words in the grammar, close above what the prompt asks (under 12 and
-    /// under 8): with 30 and 16 the model wrote to the grammar's bound, not the prompt's. The
-    /// grammar makes the texts end a sentence, so a model that reaches the bound still closes it.
-    public static let titleWords = 2...8, textWords = 4...14, noteWords = 2...8
+    /// Free texts, bounded in words in the grammar above what the prompt asks (under 12): with 30
+    /// the model wrote to the grammar's bound, not the prompt's; at a bound of 14 it glued its last
+    /// words together to finish a 15-word sentence ("making itidolatable"). Each is one sentence.
+    public static let titleWords = 2...8, textWords = 4...18
+
+    /// The notes' bound `agent eval` checks a peer's notes against.
+    public static let noteWords = 3...16
 
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.
@@ -147,24 +153,20 @@ public struct TripPlanner: Sendable {
         }
     }
 
-    /// Problems a schema cannot express: no place visited twice, no note written twice.
+    /// Problems a schema cannot express: no place visited twice.
     static func check(_ draft: Partial<Draft>) -> [String] {
-        var problems: [String] = []
         let repeated = Itinerary.repeated(draft.places)
-        if !repeated.isEmpty { problems.append("/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)") }
-        let notes = Itinerary.repeated((draft.days ?? []).flatMap { $0.activities ?? [] }.compactMap(\.note))
-        if !notes.isEmpty { problems.append("/days: write a different note for each place (\"\(notes[0])\" more than once)") }
-        return problems
+        return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
     }
 
     var instructions: Instructions {
         Instructions {
             "You plan trips. Look up places of a few different categories that suit the destination, then answer."
             "Use only places the points-of-interest tool returned, each once, \(activitiesPerDay) a day."
-            "Write in plain words; a note says why its place suits this trip."
+            "Write in plain words, one sentence each."
             // The shape, with descriptions in place of content: given a real example, the 1.5B model
             // copied its notes into every day (measured).
-            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<why it suits this trip>\"},{\"place\":\"<another place>\",\"note\":\"<why it suits this trip>\"}]}]}}"
+            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\"},{\"place\":\"<another place>\"}]}]}}"
         }
     }
 
@@ -178,7 +180,7 @@ public struct TripPlanner: Sendable {
         }
         // Asked here, where a small model heeds it most, and below the grammar's bounds so that a
         // model that overshoots still ends its sentence.
-        text += " Keep the description and the rationale under 12 words each, and each note under 6 words."
+        text += " Keep the description and the rationale under 12 words each."
         return Prompt(text)
     }
 
@@ -263,7 +265,6 @@ public struct TripPlanner: Sendable {
                 activity.time = Self.timeOfDay(position: position, category: category)
                 activity.place = drafted.place
                 activity.category = category
-                activity.note = drafted.note
                 activity.about = drafted.about
                 return activity
             }

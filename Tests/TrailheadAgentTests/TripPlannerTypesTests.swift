@@ -11,7 +11,7 @@ import TrailheadSchema
 
     @Test func theDraftsSchemaIsTheOneWrittenByHandBefore() throws {
         let planner = TripPlanner(request: request)
-        let activity = SchemaBuilder.object(properties: ["place": .string(), "note": .sentence(words: TripPlanner.noteWords), "about": .string().optional])
+        let activity = SchemaBuilder.object(properties: ["place": .string(), "about": .string().optional])
         let day = SchemaBuilder.object(properties: ["activities": .array(of: activity, count: planner.activitiesPerDay)])
         let handWritten = SchemaBuilder.object(properties: [
             "title": .text(words: TripPlanner.titleWords),
@@ -35,7 +35,7 @@ import TrailheadSchema
                     "time": .enumeration(TimeOfDay.self),
                     "place": .string(description: "A place the tool returned"),
                     "category": .string(description: "Its category").optional,
-                    "note": .sentence(words: 3...12, description: "One sentence of advice"),
+                    "note": .sentence(words: 3...12, description: "One sentence of advice").optional,
                     "about": .string(description: "What the tool says of the place").optional,
                 ]), minItems: 2, maxItems: 3),
             ]), minItems: 1, maxItems: 14),
@@ -63,7 +63,7 @@ import TrailheadSchema
         let planner = TripPlanner(request: request)
         let draft = TripPlanner.Draft(
             title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.",
-            days: [.init(activities: [.init(place: "Joshua Tree Saloon", note: "Dinner here."), .init(place: "Keys View", note: "Views.")])])
+            days: [.init(activities: [.init(place: "Joshua Tree Saloon"), .init(place: "Keys View", about: "A viewpoint on the crest.")])])
         let itinerary = planner.itinerary(from: draft, facts: facts)
         #expect(itinerary.destination == "Joshua Tree National Park")
         #expect(itinerary.days?.first?.date == "2026-12-05", "the first stretch of three free days")
@@ -73,7 +73,8 @@ import TrailheadSchema
         #expect(itinerary.companions == ["Ana Lima"], "only people the request names")
         #expect(itinerary.content.jsonString.hasPrefix(#"{"title":"Desert Days","destination":"Joshua Tree National Park","description""#))
         let whole = try itinerary.content.decode(as: Itinerary.self)
-        #expect(whole.days[0].activities[0].note == "Views.")
+        #expect(whole.days[0].activities[0].about == "A viewpoint on the crest.", "what the tool says of the place")
+        #expect(whole.days[0].activities[0].note == nil, "the model writes no note")
     }
 
     @Test func aDraftStillBeingWrittenGivesAnItinerarySoFar() throws {
@@ -81,7 +82,7 @@ import TrailheadSchema
         let itinerary = planner.itinerary(from: Partial(["title": "Desert", "days": [["activities": [["place": "Keys View"]]]]]), facts: facts)
         #expect(itinerary.title == "Desert")
         #expect(itinerary.description == nil)
-        #expect(itinerary.days?.first?.activities?.first?.note == nil)
+        #expect(itinerary.days?.first?.activities?.first?.about == nil)
         #expect(ItineraryFormat.text.render(itinerary).contains("Keys View (viewpoint)"))
     }
 
@@ -144,16 +145,19 @@ import TrailheadSchema
         var facts = PlanEvaluation.ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: around)
         let draft = TripPlanner.Draft(
-            title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.", days: [.init(activities: [.init(place: "Keys View", note: "Views.")])])
+            title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.", days: [.init(activities: [.init(place: "Keys View")])])
         #expect(planner.itinerary(from: draft, facts: facts).lodging == "Twentynine Palms Inn", "where the travellers stay is its own field")
         #expect(ItineraryFormat.text.render(planner.itinerary(from: draft, facts: facts)).contains("Staying at Twentynine Palms Inn"))
     }
 
-    @Test func aNoteWrittenTwiceIsSentBack() {
-        let same = TripPlanner.Draft(
-            title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.",
-            days: [.init(activities: [.init(place: "Keys View", note: "Easy hike with views."), .init(place: "Barker Dam", note: "Easy hike with views.")])])
-        let problems = TripPlanner.check(Partial((try? same.generatedContent()) ?? [:]))
-        #expect(problems == [#"/days: write a different note for each place ("Easy hike with views." more than once)"#])
+    @Test func aCampgroundIsWhereTheTravellersStay() {
+        var facts = PlanEvaluation.ToolFacts()
+        facts.add(tool: "findPointsOfInterest", result: ["results": [
+            ["name": "Keys View", "category": "viewpoint"], ["name": "Jumbo Rocks Campground", "category": "campground"],
+        ]])
+        let planner = TripPlanner(request: request)
+        #expect(planner.itinerary(from: TripPlanner.Draft(title: "Desert Days", description: "Rocks.", rationale: "Free.", days: []), facts: facts).lodging
+                == "Jumbo Rocks Campground")
+        #expect(!planner.isThingToDo(.init(name: "Jumbo Rocks Campground", category: "campground"), around: nil))
     }
 }

@@ -222,9 +222,11 @@ public struct GroundingFailure: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         let grounds = field.map { "the answer's \($0)" } ?? "the answer"
-        if let error, found == 0 { return "\(tool) failed: \(error) (nothing to ground \(grounds) on, so there is no answer)" }
+        // A plugin's errors already name their tool ("tool 'x' failed: …").
+        let failed = error.map { $0.hasPrefix("tool '\(tool)'") ? $0 : "\(tool) failed: \($0)" }
+        if let failed, found == 0 { return "\(failed) (nothing to ground \(grounds) on, so there is no answer)" }
         let what = "\(tool) returned \(found) value\(found == 1 ? "" : "s") at \(values)"
-        let said = error.map { "; it also said: \($0)" } ?? ""
+        let said = failed.map { "; before that, \($0)" } ?? ""
         return "\(what), and \(grounds) needs at least \(needed)\(said)"
     }
 }

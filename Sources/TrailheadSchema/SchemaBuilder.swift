@@ -48,20 +48,39 @@ public struct SchemaBuilder: Sendable, Hashable {
         ])
     }
 
-    /// Text of `words` words separated by single spaces, bounded in the grammar itself: a small
-    /// model asked for "a short note" otherwise writes on (plans were cut at 1,024 tokens), and a
-    /// `maxLength` in characters made llama.cpp's constrained sampling crawl (84 tokens in 54 s).
-    /// A word is 1 to `wordLength` letters, digits or punctuation (Latin letters with accents
-    /// included): the answer's length then has a bound, and the session sets its token limit
+    /// Text of `words` well-formed words separated by single spaces (a title, or a sentence that
+    /// may end without its full stop), bounded in the
+    /// grammar itself: a small model asked for "a short note" otherwise writes on (plans were cut
+    /// at 1,024 tokens), and a `maxLength` in characters made llama.cpp's constrained sampling
+    /// crawl (84 tokens in 54 s). A word is letters or digits (Latin letters with accents
+    /// included), at most `wordLength` of them between an apostrophe or a hyphen
+    /// ("Yellowstone's", "family-friendly"), and may end with one mark of punctuation. So a
+    /// model cannot glue words with punctuation ("aquiet,undeveloped") or pile marks up
+    /// ("Staycation,!"). The answer's length has a bound, and the session sets its token limit
     /// from it so that no answer is ever cut in half.
     public static func text(words: ClosedRange<Int>, wordLength: Int = 18, description: String? = nil) -> SchemaBuilder {
-        let first = max(1, words.lowerBound)
-        let word = "[\(wordCharacters)]{1,\(wordLength)}"
-        return string(description: description, pattern: "^\(word)( \(word)){\(first - 1),\(max(first, words.upperBound) - 1)}$")
+        string(description: description, pattern: textPattern(words: words, wordLength: wordLength, endsSentence: false))
     }
 
-    /// What a word of `text(words:)` is made of (a regex class body).
-    public static let wordCharacters = "A-Za-z0-9\u{00C0}-\u{024F}'.,;:!?()&/+-"
+    /// One sentence of `words` well-formed words (see `text(words:)`): only its last word ends
+    /// with ".", "!" or "?" (others may end with ",", ";" or ":"), so a note that stops mid-way
+    /// ("…", or at the bound) does not fit it, nor one that runs on into a second sentence.
+    public static func sentence(words: ClosedRange<Int>, wordLength: Int = 18, description: String? = nil) -> SchemaBuilder {
+        string(description: description, pattern: textPattern(words: words, wordLength: wordLength, endsSentence: true))
+    }
+
+    /// The pattern of `text(words:)` and `sentence(words:)`.
+    static func textPattern(words: ClosedRange<Int>, wordLength: Int, endsSentence: Bool) -> String {
+        let first = max(1, words.lowerBound), last = max(first, words.upperBound)
+        let part = "[\(wordLetters)]{1,\(wordLength)}"
+        let word = "\(part)(['’-]\(part))?"
+        let inside = endsSentence ? ",;:" : wordEndings
+        return "^(\(word)[\(inside)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
+    }
+
+    /// What a word of `text(words:)` is made of (a regex class body), and what may end it.
+    public static let wordLetters = "A-Za-z0-9\u{00C0}-\u{024F}"
+    public static let wordEndings = ".,;:!?"
 
     /// One of the cases of a string enumeration.
     public static func enumeration<T: CaseIterable & RawRepresentable>(_ type: T.Type, description: String? = nil) -> SchemaBuilder

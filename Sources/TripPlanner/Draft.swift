@@ -2,9 +2,11 @@ import TrailheadSchema
 
 extension TripPlanner {
     /// The model's part of an itinerary: a title, a sentence on the trip, why it suits, and for
-    /// each day its places with a note. Free texts are bounded in words in the grammar; the prompt
-    /// asks for fewer, so a model that overshoots still closes its sentence. `draftSchema` fixes
-    /// the counts for a request.
+    /// each day its places. What is said of each place is the tool's (`about`, quoted by the
+    /// session): asked for a note on each place, the 1.5B model made facts up, wrote the same note
+    /// three times and glued words at the note's bound (and each note cost ~10 tokens).
+    /// Free texts are well-formed sentences bounded in words in the grammar. `draftSchema` fixes the
+    /// counts for a request.
     public struct Draft: Generable, Sendable, Equatable {
         public var title: String
         public var description: String
@@ -12,8 +14,8 @@ extension TripPlanner {
         public var days: [Day]
 
         public static let guides = GuideTable(CodingKeys.self, [
-            .title: [.words(TripPlanner.titleWords)], .description: [.words(TripPlanner.textWords)],
-            .rationale: [.words(TripPlanner.textWords)],
+            .title: [.words(TripPlanner.titleWords)], .description: [.sentence(TripPlanner.textWords)],
+            .rationale: [.sentence(TripPlanner.textWords)],
         ])
 
         public struct Day: Generable, Sendable, Equatable {
@@ -22,8 +24,14 @@ extension TripPlanner {
 
         public struct Activity: Generable, Sendable, Equatable {
             public var place: String
-            public var note: String
-            public static let guides = GuideTable(CodingKeys.self, [.note: [.words(TripPlanner.noteWords)]])
+            /// What the points-of-interest tool says of the place, quoted by the session (never
+            /// written by the model: see `TripPlanner.grounding`).
+            public var about: String?
+
+            public init(place: String, about: String? = nil) {
+                self.place = place
+                self.about = about
+            }
         }
     }
 }

@@ -10,23 +10,31 @@ public struct Itinerary: Generable, Sendable, Equatable {
     public var rationale: String
     public var days: [DayPlan]
     public var companions: [String]?
+    /// Where the travellers stay: a lodging place the points-of-interest tool returned (never an
+    /// activity).
+    public var lodging: String?
 
     public static let guides = GuideTable(CodingKeys.self, [
         .title: [.words(2...8), .description("A short title of your own")],
         .destination: [.description("The landmark")],
-        .description: [.words(4...20), .description("One sentence on this trip")],
-        .rationale: [.words(4...20), .description("Why these dates and places suit the travellers")],
+        .description: [.sentence(4...20), .description("One sentence on this trip")],
+        .rationale: [.sentence(4...20), .description("Why these dates and places suit the travellers")],
         .days: [.count(1...14)],
         .companions: [.maximumCount(8), .description("People from the request, as the contacts tool names them")],
+        .lodging: [.description("Where the travellers stay, a lodging place the tool returned")],
     ])
 
-    public init(title: String, destination: String, description: String, rationale: String, days: [DayPlan], companions: [String]? = nil) {
+    public init(
+        title: String, destination: String, description: String, rationale: String, days: [DayPlan], companions: [String]? = nil,
+        lodging: String? = nil
+    ) {
         self.title = title
         self.destination = destination
         self.description = description
         self.rationale = rationale
         self.days = days
         self.companions = companions
+        self.lodging = lodging
     }
 
     /// Problems the schema cannot express: dates distinct and in order, no place visited twice.
@@ -77,19 +85,24 @@ public struct Activity: Generable, Sendable, Equatable {
     public var place: String
     /// The place's category, as the points-of-interest tool gave it.
     public var category: String?
-    public var note: String
+    /// Advice on the place (a peer's plans have it; Trailhead's say what the tool says, `about`).
+    public var note: String?
+    /// What the points-of-interest tool says of the place.
+    public var about: String?
 
     public static let guides = GuideTable(CodingKeys.self, [
         .place: [.description("A place the tool returned")],
         .category: [.description("Its category")],
-        .note: [.words(3...12), .description("One sentence of advice")],
+        .note: [.sentence(3...12), .description("One sentence of advice")],
+        .about: [.description("What the tool says of the place")],
     ])
 
-    public init(time: TimeOfDay, place: String, category: String? = nil, note: String) {
+    public init(time: TimeOfDay, place: String, category: String? = nil, note: String? = nil, about: String? = nil) {
         self.time = time
         self.place = place
         self.category = category
         self.note = note
+        self.about = about
     }
 }
 

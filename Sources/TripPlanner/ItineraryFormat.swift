@@ -36,6 +36,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
         var out = ""
         if let title = it.title { out += title + "\n" + String(repeating: "=", count: title.count) + "\n" }
         if let destination = it.destination { out += destination + "\n" }
+        if let lodging = it.lodging { out += "Staying at " + lodging + "\n" }
         if let description = it.description { out += "\n" + description + "\n" }
         if let rationale = it.rationale { out += "Why: " + rationale + "\n" }
         // A day or activity still being written (no date or place yet) is left out, so the text of
@@ -48,6 +49,7 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
                 let time = activity.time?.rawValue ?? ""
                 let category = activity.category.map { " (\($0))" } ?? ""
                 out += "  \(time.padding(toLength: 10, withPad: " ", startingAt: 0))\(place)\(category)\n"
+                if let about = activity.about { out += "            \(Self.firstSentence(about))\n" }
                 if let note = activity.note { out += "            \(note)\n" }
             }
         }
@@ -60,13 +62,15 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
     static func markdown(_ it: Partial<Itinerary>) -> String {
         var out = "# \(it.title ?? "Trip")\n\n"
         if let destination = it.destination { out += "**\(destination)**\n\n" }
+        if let lodging = it.lodging { out += "Staying at \(lodging).\n\n" }
         if let description = it.description { out += description + "\n\n" }
         if let rationale = it.rationale { out += "_Why:_ " + rationale + "\n\n" }
         for day in it.days ?? [] {
             out += "## " + (day.date.map(dayHeading) ?? "…") + "\n\n"
             for activity in day.activities ?? [] {
                 let time = activity.time?.rawValue ?? ""
-                out += "- **\(time.capitalized)** — \(activity.place ?? "") _(\(activity.category ?? ""))_: \(activity.note ?? "")\n"
+                let about = activity.about.map { Self.firstSentence($0) + " " } ?? ""
+                out += "- **\(time.capitalized)** — \(activity.place ?? "") _(\(activity.category ?? ""))_: \(about)\(activity.note ?? "")\n"
             }
             out += "\n"
         }
@@ -74,6 +78,12 @@ public enum ItineraryFormat: String, Sendable, CaseIterable {
             out += "With " + companions.joined(separator: ", ") + ".\n"
         }
         return out
+    }
+
+    /// The first sentence of a tool's description (all of it when it has one).
+    static func firstSentence(_ text: String) -> String {
+        guard let end = text.range(of: ". ") else { return text }
+        return String(text[..<end.lowerBound]) + "."
     }
 
     /// "Saturday 19 December 2026" for a valid date, the text itself otherwise.

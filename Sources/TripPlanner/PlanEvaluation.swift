@@ -1,3 +1,4 @@
+import Foundation
 import TrailheadAgent
 import TrailheadSchema
 
@@ -25,6 +26,10 @@ public struct PlanEvaluation: Sendable {
         public var contacts: [String]?
         /// The category of each place `findPointsOfInterest` returned.
         public var categories: [String: String] = [:]
+        /// The places to stay (lodging, campgrounds) `findPointsOfInterest` returned, best known first.
+        public var lodging: [String] = []
+        /// The landmarks `findPointsOfInterest` searched around, as it named them.
+        public var landmarks: [String] = []
 
         public init(freeDays: [String]? = nil, places: [String]? = nil, contacts: [String]? = nil) {
             self.freeDays = freeDays
@@ -51,6 +56,10 @@ public struct PlanEvaluation: Sendable {
                 places = (places ?? []) + found.map(\.name)
                 for place in found {
                     if let category = place.category { categories[place.name] = categories[place.name] ?? category }
+                    if let category = place.category, TripPlanner.stays.contains(category), !lodging.contains(place.name) { lodging.append(place.name) }
+                }
+                if let landmark = ToolResults.decode(ToolResults.Places.self, from: result)?.landmark?.name, !landmarks.contains(landmark) {
+                    landmarks.append(landmark)
                 }
             case "searchContacts":
                 contacts = (contacts ?? []) + (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts.map(\.name) ?? [])
@@ -110,7 +119,64 @@ public struct PlanEvaluation: Sendable {
         check("no place repeated", Itinerary.repeated(places))
         let notes = activities.compactMap(\.note)
         check("notes within bound", notes.filter { $0.split(separator: " ").count > noteWords }.map { "\"\($0.prefix(40))…\" is over \(noteWords) words" })
+        // What a person reads: words whole, sentences ended, no note twice, things to do.
+        let texts = [itinerary.title, itinerary.description, itinerary.rationale].compactMap { $0 } + notes
+        // Words of the names the tools returned are as they spelt them ("McCarran", "LeConte").
+        let named = Set((facts.places ?? []).flatMap { $0.split(separator: " ").map(String.init) } + request.landmark.split(separator: " ").map(String.init))
+        check("words well formed", texts.compactMap { text in
+            Self.malformedWord(in: text, known: named).map { "\"\($0)\" in \"\(text.prefix(50))\"" }
+        })
+        let sentences = [itinerary.description, itinerary.rationale].compactMap { $0 } + notes
+        check("texts end a sentence", sentences.filter { !Self.endsSentence($0) }.map { "\"\($0.suffix(40))\" does not end a sentence" })
+        check("no note repeated", Itinerary.repeated(notes.map(Grounding.fold)).map { folded in
+            "\"\(notes.first { Grounding.fold($0) == folded } ?? folded)\" more than once"
+        })
+        let destinations = Set(([request.landmark, itinerary.destination].compactMap { $0 } + facts.landmarks).map(Grounding.fold))
+        check("activities are things to do", activities.compactMap { activity in
+            guard let place = activity.place else { return nil }
+            if destinations.contains(Grounding.fold(place)) { return "\(place) is the destination itself" }
+            let category = facts.categories[place] ?? activity.category
+            if let category, TripPlanner.notActivities.contains(category) { return "\(place) is a \(category), not a thing to do" }
+            return nil
+        })
         self.checks = checks
+    }
+
+    /// The first word of `text` that is glued to another or mangled, as a small model writes them:
+    /// punctuation between letters ("aquiet,undeveloped"), marks piled up ("Staycation,!"), a
+    /// capital inside a word ("VisitorEducation"), letters after an apostrophe that no
+    /// contraction has ("forana'strip"), an empty word (two spaces), or an ellipsis.
+    static func malformedWord(in text: String, known: Set<String> = []) -> String? {
+        if text.contains("  ") { return "two spaces" }
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            if known.contains(word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?"))) { continue }
+            if word.isEmpty || word.contains("…") || word.contains("...") { return word.isEmpty ? "an empty word" : word }
+            let scalars = Array(word.unicodeScalars)
+            func isLetter(_ index: Int) -> Bool { scalars.indices.contains(index) && CharacterSet.letters.contains(scalars[index]) }
+            func isMark(_ index: Int) -> Bool { scalars.indices.contains(index) && ".,;:!?".unicodeScalars.contains(scalars[index]) }
+            for index in scalars.indices {
+                // "a.m." and "U.S." have one letter between their stops: not glued.
+                if isMark(index), index > 0, isLetter(index - 1), isLetter(index + 1), isLetter(index + 2) || scalars[index] != "." { return word }
+                if isMark(index), isMark(index + 1) { return word }
+                if index > 0, CharacterSet.lowercaseLetters.contains(scalars[index - 1]), CharacterSet.uppercaseLetters.contains(scalars[index]) {
+                    return word
+                }
+            }
+            // "Harriet's", "don't", "o'clock" and "O'Neill" are words; "forana'strip" is not.
+            if let apostrophe = word.firstIndex(where: { $0 == "'" || $0 == "’" }) {
+                let before = word[..<apostrophe].reversed().prefix { $0.isLetter }.count
+                let after = word[word.index(after: apostrophe)...].prefix { $0.isLetter }.count
+                if before > 1 && after > 2 { return word }
+            }
+        }
+        return nil
+    }
+
+    /// Whether `text` ends a sentence: with ".", "!" or "?", not an ellipsis.
+    static func endsSentence(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let last = trimmed.last, ".!?".contains(last) else { return false }
+        return !trimmed.hasSuffix("...")
     }
 
     /// True when `full` (a contact's name) is the person `asked` names ("Ana" → "Ana Lima").

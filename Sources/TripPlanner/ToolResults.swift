@@ -11,7 +11,12 @@ public enum ToolResults {
 
     /// `findPointsOfInterest`.
     public struct Places: Codable, Sendable {
+        public var landmark: Location?
         public var results: [Place]
+
+        public struct Location: Codable, Sendable {
+            public var name: String
+        }
 
         public struct Place: Codable, Sendable {
             public var name: String

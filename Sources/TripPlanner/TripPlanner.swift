@@ -33,10 +33,38 @@ public struct TripPlanner: Sendable {
     /// facts (or, for writes, need an approval a plan does not ask for).
     public static let unusedTools: Set<String> = ["describeLandmark", "calendarEvents", "calendarAddEvents"]
 
-    /// How tool results ground the answer: every place is one the points-of-interest tool
-    /// returned, and once it has returned enough places for the whole trip it is not asked again.
+    /// Kinds of place that are not things to do: where the travellers stay (the itinerary's
+    /// `lodging`), and towns and airports (where they pass through).
+    public static let notActivities: Set<String> = ["lodging", "campground", "town", "airport"]
+
+    /// Kinds of place the travellers stay at.
+    public static let stays: Set<String> = ["lodging", "campground"]
+
+    /// How tool results ground the answer: every place is a thing to do the points-of-interest tool
+    /// returned (never lodging, a town, an airport or the destination itself), a different one for
+    /// each activity; once it has returned enough for the whole trip it is not asked again. With the
+    /// calendar on, it must leave a free day for each day of the trip. Without these there is no
+    /// plan: the session ends saying what the tool said (an unknown landmark) rather than letting
+    /// the model invent places or dates.
     public var grounding: Grounding {
-        Grounding([.field("/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: request.days * activitiesPerDay + 2)])
+        let needed = request.days * activitiesPerDay
+        return Grounding(
+            [
+                .field(
+                    "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
+                    except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
+                .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
+            ],
+            // What is said of a place is the tool's, never the model's.
+            quotes: [.quote("/days/*/activities/*/about", from: "findPointsOfInterest", items: "/results/*", member: "description", where: "name", equals: "place")])
+    }
+
+    /// The usage message for a failure the request itself causes (its window has too few free
+    /// days), nil for others.
+    public func requestProblem(_ failure: GroundingFailure) -> String? {
+        guard failure.tool == "calendarFreeDays", failure.field == nil else { return nil }
+        if let error = failure.error, failure.found == 0 { return "the calendar could not be read: \(error)" }
+        return "a \(request.days)-day trip does not fit the free days of \(request.from)…\(request.to): the calendar leaves \(failure.found) free"
     }
 
     /// The session for this trip over `model`, with the planner's tools taken from `available`:
@@ -104,9 +132,15 @@ public struct TripPlanner: Sendable {
 
     // MARK: - What the model writes
 
-    /// Free texts, bounded in words in the grammar (the prompt asks for fewer, so a model that
-    /// overshoots still closes its sentence).
-    public static let titleWords = 2...8, textWords = 4...30, noteWords = 3...16
+    /// Free texts, bounded in words in the grammar above what the prompt asks (under 15). Each is
+    /// one sentence, which ends the text: with a bound of 30 and several sentences allowed the model
+    /// wrote to the bound; at a bound close to its sentence's length it glued the last words
+    /// together to finish it ("making itidolatable" at 14, "fromKyoto" at 18; asked under 12, it
+    /// wrote 11 to 19 words on the bench trips).
+    public static let titleWords = 2...10, textWords = 4...24
+
+    /// The notes' bound `agent eval` checks a peer's notes against.
+    public static let noteWords = 3...16
 
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.
@@ -131,10 +165,10 @@ public struct TripPlanner: Sendable {
         Instructions {
             "You plan trips. Look up places of a few different categories that suit the destination, then answer."
             "Use only places the points-of-interest tool returned, each once, \(activitiesPerDay) a day."
-            "Write in plain words; a note gives one piece of advice about its place."
+            "Write in plain words, one sentence each."
             // The shape, with descriptions in place of content: given a real example, the 1.5B model
             // copied its notes into every day (measured).
-            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\",\"note\":\"<short advice for that place>\"},{\"place\":\"<another place>\",\"note\":\"<short advice for that place>\"}]}]}}"
+            "The answer's shape (one day): {\"answer\":{\"title\":\"<your own title>\",\"description\":\"<one short sentence on this trip>\",\"rationale\":\"<why these places suit the travellers, briefly>\",\"days\":[{\"activities\":[{\"place\":\"<a place the tool returned>\"},{\"place\":\"<another place>\"}]}]}}"
         }
     }
 
@@ -148,7 +182,7 @@ public struct TripPlanner: Sendable {
         }
         // Asked here, where a small model heeds it most, and below the grammar's bounds so that a
         // model that overshoots still ends its sentence.
-        text += " Keep the description and the rationale under 12 words each, and each note under 8 words."
+        text += " Keep the description and the rationale under 15 words each."
         return Prompt(text)
     }
 
@@ -175,7 +209,9 @@ public struct TripPlanner: Sendable {
             let days = tripDays(freeDays: ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
             return Self.content(TripDays(tripDays: Self.naturalDays(days)))
         case "findPointsOfInterest":
-            let places = (ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []).prefix(10).map {
+            // Only things to do: lodging, towns and the destination are not the model's to choose.
+            let found = ToolResults.decode(ToolResults.Places.self, from: result)
+            let places = (found?.results ?? []).filter { isThingToDo($0, around: found?.landmark?.name) }.prefix(10).map {
                 ToolResults.Places.Place(name: $0.name, category: $0.category, description: $0.description.map(Self.shortened))
             }
             return Self.content(ToolResults.Places(results: Array(places)))
@@ -187,6 +223,13 @@ public struct TripPlanner: Sendable {
         default:
             return result
         }
+    }
+
+    /// Whether a place the tool returned can be an activity (see `grounding`).
+    func isThingToDo(_ place: ToolResults.Places.Place, around landmark: String?) -> Bool {
+        if let category = place.category, Self.notActivities.contains(category) { return false }
+        let name = Grounding.fold(place.name)
+        return name != Grounding.fold(request.landmark) && name != landmark.map(Grounding.fold)
     }
 
     /// The free days as the model reads them.
@@ -224,7 +267,7 @@ public struct TripPlanner: Sendable {
                 activity.time = Self.timeOfDay(position: position, category: category)
                 activity.place = drafted.place
                 activity.category = category
-                activity.note = drafted.note
+                activity.about = drafted.about
                 return activity
             }
             // In the order of the day (an evening place written first moves last).
@@ -233,6 +276,7 @@ public struct TripPlanner: Sendable {
             }.map(\.element)
             return day
         }
+        itinerary.lodging = facts.lodging.first
         if !request.companions.isEmpty {
             let found = (facts.contacts ?? []).filter { name in request.companions.contains { PlanEvaluation.names(name, $0) } }
             itinerary.companions = Self.unique(found)

@@ -18,6 +18,25 @@ public struct TripRequest: Sendable, Codable, Equatable {
         self.companions = companions
     }
 
+    /// Why no plan can answer this request, checked before any tool or model is asked: an empty
+    /// landmark, a window that is not one, or one with fewer days than the trip (each message names
+    /// both numbers). Nil when the request can be planned.
+    public var problem: String? {
+        if landmark.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return "the landmark is empty: name a place to go (\"Joshua Tree National Park\")"
+        }
+        guard days >= 1 else { return "a trip needs at least one day, not \(days)" }
+        guard let first = ItineraryFormat.parseDay(from), let last = ItineraryFormat.parseDay(to) else {
+            return "the window \(from)…\(to) is not two dates YYYY-MM-DD"
+        }
+        guard first <= last else { return "the window starts on \(from), after its end \(to)" }
+        let length = window.count
+        if length < days {
+            return "a \(days)-day trip does not fit the window \(from)…\(to), which has \(length) day\(length == 1 ? "" : "s")"
+        }
+        return nil
+    }
+
     /// Every day of the window, in order.
     public var window: [String] {
         guard let first = ItineraryFormat.parseDay(from), let last = ItineraryFormat.parseDay(to), first <= last else { return [from] }

@@ -161,7 +161,7 @@ import TripPlanner
 
     // MARK: - Never without a way forward
 
-    @Test func aToolThatFoundNothingDoesNotBlockTheAnswer() throws {
+    @Test func aToolThatFailedIsAskedAgainAndTheSameErrorTwiceEndsTheResponse() throws {
         var m = machine()
         _ = m.start()
         let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
@@ -169,11 +169,76 @@ import TripPlanner
         _ = m.toolsFinished([.init(call: cal, result: freeDays, error: nil)])
         let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Nowhere"])
         _ = m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "")
-        // The tool failed: the answer is offered anyway, and its places are not narrowed to nothing.
-        guard case .generate(3, let schema, false) = m.toolsFinished([.init(call: poi, result: nil, error: "unknown landmark")]) else {
+        // The tool failed, and the model chooses its landmark: a different call could help, so the
+        // next turn offers the tool and no answer (whose places would run free).
+        guard case .generate(3, let schema, false) = m.toolsFinished([.init(call: poi, result: nil, error: "unknown landmark 'Nowhere'")]) else {
             Issue.record("expected generate"); return
         }
-        #expect(schema.jsonString.contains("\"answer\""))
+        #expect(!schema.jsonString.contains("\"answer\""), "\(schema.jsonString.prefix(300))")
+        #expect(schema.jsonString.contains("findPointsOfInterest"))
+        guard case .repair(_, let message, _, _) = m.modelAnswered(final(dates: ["2026-12-19", "2026-12-20"]), text: "") else {
+            Issue.record("expected repair"); return
+        }
+        #expect(message.contains("findPointsOfInterest"))
+        // The same error for other arguments: the failure is not the model's to fix.
+        let other = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Elsewhere"])
+        _ = m.modelAnswered(["name": "findPointsOfInterest", "arguments": other.arguments], text: "")
+        guard case .fail(let failed) = m.toolsFinished([.init(call: other, result: nil, error: "unknown landmark 'Nowhere'")]) else {
+            Issue.record("expected fail"); return
+        }
+        #expect(failed.contains("findPointsOfInterest failed: unknown landmark 'Nowhere'"), "\(failed)")
+        #expect(m.groundingFailure?.tool == "findPointsOfInterest")
+        #expect(m.groundingFailure?.field == "/days/*/activities/*/place")
+    }
+
+    @Test func aFailedCallOfTheRequestEndsTheResponseBeforeAnyTurn() throws {
+        var m = machine()
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Xqzzyville Qwrtp"])
+        let error = "unknown landmark 'Xqzzyville Qwrtp'; give latitude and longitude instead"
+        m.prefetched([.init(call: poi, result: nil, error: error)])
+        guard case .fail(let message) = m.start() else { Issue.record("expected fail before the first turn"); return }
+        #expect(message.contains("findPointsOfInterest failed: \(error)"), "\(message)")
+        #expect(m.groundingFailure == GroundingFailure(
+            tool: "findPointsOfInterest", error: error, found: 0, needed: 1, values: "", field: "/days/*/activities/*/place"))
+    }
+
+    @Test func tooFewValuesWhenTheToolCannotBeAskedAgainEndTheResponse() throws {
+        let rules = GroundingGuard(
+            rules: [.init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*", "place"], atLeast: 3, valuesPath: "/results/*/name") {
+                JSONPath("/results/*/name")!.strings(in: $0)
+            }], enabledTools: ["findPointsOfInterest"])
+        var m = AgentStateMachine(
+            tools: [.init(name: "findPointsOfInterest", arguments: poiArgs)], outputSchema: answer.json, grounding: rules,
+            limits: .init(maximumToolTurns: 1))
+        _ = m.start()
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
+        _ = m.modelAnswered(["name": "findPointsOfInterest", "arguments": poi.arguments], text: "")
+        // Two places where three are needed, and the one tool turn is spent.
+        guard case .fail(let message) = m.toolsFinished([.init(call: poi, result: places, error: nil)]) else { Issue.record("expected fail"); return }
+        #expect(message == "findPointsOfInterest returned 2 values at /results/*/name, and the answer's /days/*/activities/*/place needs at least 3")
+    }
+
+    @Test func factsWithoutAFieldHoldBackTheAnswerUntilTheyAreEnough() throws {
+        let rules = GroundingGuard(
+            rules: [.init(tool: "calendarFreeDays", target: nil, atLeast: 4, valuesPath: "/freeDays/*") { JSONPath("/freeDays/*")!.strings(in: $0) }],
+            enabledTools: ["calendarFreeDays"])
+        var m = AgentStateMachine(tools: [.init(name: "calendarFreeDays", arguments: calendarArgs)], outputSchema: answer.json, grounding: rules)
+        let cal = ToolCallRequest(tool: "calendarFreeDays", arguments: ["start": "2026-12-01", "end": "2026-12-31"])
+        m.prefetched([.init(call: cal, result: freeDays, error: nil)])
+        // Three free days of four needed; the model may still ask for another window.
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        #expect(!schema.jsonString.contains("\"answer\""))
+    }
+
+    @Test func anArrayWhoseToolFoundNothingMayBeEmpty() throws {
+        let rules = GroundingGuard(
+            rules: [.init(tool: "findPointsOfInterest", target: ["days", "*", "activities", "*"]) { JSONPath("/results/*/name")!.strings(in: $0) }],
+            enabledTools: ["findPointsOfInterest"])
+        var m = AgentStateMachine(tools: [.init(name: "findPointsOfInterest", arguments: poiArgs)], outputSchema: answer.json, grounding: rules)
+        let poi = ToolCallRequest(tool: "findPointsOfInterest", arguments: ["landmark": "Joshua Tree National Park"])
+        m.prefetched([.init(call: poi, result: ["results": []], error: nil)])
+        guard case .generate(1, let schema, false) = m.start() else { Issue.record("expected generate"); return }
+        #expect(schema.jsonString.contains("\"answer\""), "nothing found is an answer for an array: an empty one")
     }
 
     @Test func aCallWhoseArgumentsAreFixedIsLeftOutOnceAnswered() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trailhead
 import TrailheadModels
@@ -56,5 +57,147 @@ import TrailheadModels
         let response = try await session.respond(to: "A city.", schema: answer)
         #expect(response.content == ["city": "Lisbon"])
         #expect(response.turns == 3)
+    }
+
+    struct Stays: Tool {
+        let name = "stays"
+        let description = "Places around a town."
+        struct Arguments: Generable { var town: String }
+        struct Found: Generable {
+            var town: String
+            var places: [Place]
+        }
+        struct Place: Generable {
+            var name: String
+            var kind: String
+        }
+        func call(arguments: Arguments) async throws -> Found {
+            Found(town: "Sintra", places: [.init(name: "Sintra", kind: "town"), .init(name: "Pena Palace", kind: "museum"),
+                                           .init(name: "Hotel Central", kind: "lodging"), .init(name: "MOORISH CASTLE", kind: "museum")])
+        }
+    }
+
+    @Test func exclusionsLeaveValuesOutOfTheNarrowedField() async throws {
+        struct Visit: Generable { var place: String }
+        let model = ScriptedModel(outputs: [
+            #"{"name":"stays","arguments":{"town":"Sintra"}}"#,
+            #"{"answer":{"place":"Pena Palace"}}"#,
+        ], path: "grounding")
+        let recorder = RequestLog(model)
+        let session = LanguageModelSession(
+            model: recorder, tools: [Stays()],
+            grounding: Grounding([.field("/place", from: "stays", at: "/places/*/name", except: [
+                .valueAt("/town"), .member("kind", in: ["lodging"]), .values(["Moorish Castle"]),
+            ])]))
+        let response = try await session.respond(to: "Where to?", generating: Visit.self)
+        #expect(response.content.place == "Pena Palace")
+        let last = try #require(recorder.schemas.last?.jsonString)
+        #expect(last.contains(#""enum":["Pena Palace"]"#), "the town, the hotel and an excluded name (any case) are left out: \(last)")
+    }
+
+    @Test func anExclusionByMemberNeedsAPathEndingInAMember() async throws {
+        struct Visit: Generable { var place: String }
+        let session = LanguageModelSession(
+            model: ScriptedModel(outputs: [], path: "grounding"), tools: [Cities()],
+            grounding: Grounding([.field("/place", from: "cities", at: "/names/*", except: [.member("kind", in: ["town"])])]))
+        do {
+            _ = try await session.respond(to: "?", generating: Visit.self)
+            Issue.record("expected a setup error")
+        } catch let error as LanguageModelSession.GenerationError {
+            guard case .setup(let setup) = error else { Issue.record("expected setup, got \(error)"); return }
+            #expect(setup.message.contains("/names/*"), "\(setup.message)")
+        }
+    }
+
+    @Test func aToolThatCannotBackTheAnswerEndsTheSessionWithItsOwnWords() async throws {
+        struct Visit: Generable { var place: String }
+        struct Lost: Tool {
+            let name = "lost"
+            let description = "Knows no town."
+            struct Arguments: Generable { var town: String }
+            struct Found: Generable { var names: [String] }
+            struct Unknown: Error, CustomStringConvertible { var description: String { "unknown town 'Qwrtp'" } }
+            func call(arguments: Arguments) async throws -> Found { throw Unknown() }
+        }
+        let recorder = RequestLog(ScriptedModel(outputs: [#"{"answer":{"place":"Qwrtp Beach"}}"#], path: "grounding"))
+        let session = LanguageModelSession(
+            model: recorder, tools: [Lost()], grounding: Grounding([.field("/place", from: "lost", at: "/names/*")]))
+        do {
+            _ = try await session.respond(to: "Where to?", generating: Visit.self, prefetching: [ToolCallRequest(tool: "lost", arguments: ["town": "Qwrtp"])])
+            Issue.record("expected no answer")
+        } catch let error as LanguageModelSession.GenerationError {
+            guard case .ungrounded(let failure) = error else { Issue.record("expected ungrounded, got \(error)"); return }
+            #expect(failure.tool == "lost")
+            #expect(failure.error == "unknown town 'Qwrtp'")
+            #expect("\(error)".contains("lost failed: unknown town 'Qwrtp'"), "\(error)")
+        }
+        #expect(recorder.schemas.isEmpty, "the model was never asked")
+        #expect(session.transcript.entries.last?.kind == .error)
+    }
+}
+
+extension GroundingTests {
+    struct Sights: Tool {
+        let name = "sights"
+        let description = "Sights of a town, described."
+        struct Arguments: Generable { var town: String }
+        struct Found: Generable {
+            var sights: [Sight]
+        }
+        struct Sight: Generable {
+            var name: String
+            var description: String?
+        }
+        func call(arguments: Arguments) async throws -> Found {
+            Found(sights: [.init(name: "Pena Palace", description: "A Romanticist castle on a hill above Sintra."), .init(name: "Quinta", description: nil)])
+        }
+    }
+
+    struct Tour: Generable {
+        var stops: [Stop]
+        struct Stop: Generable {
+            var place: String
+            var reason: String
+            var about: String?
+        }
+    }
+
+    @Test func aQuotedFieldIsTheToolsWordsNeverTheModels() async throws {
+        let recorder = RequestLog(ScriptedModel(outputs: [
+            #"{"name":"sights","arguments":{"town":"Sintra"}}"#,
+            #"{"answer":{"stops":[{"place":"Pena Palace","reason":"A view for the whole family."},{"place":"Quinta","reason":"Gardens."}]}}"#,
+        ], path: "grounding"))
+        let session = LanguageModelSession(
+            model: recorder, tools: [Sights()],
+            grounding: Grounding(
+                [.field("/stops/*/place", from: "sights", at: "/sights/*/name")],
+                quotes: [.quote("/stops/*/about", from: "sights", items: "/sights/*", member: "description", where: "name", equals: "place")]))
+        let response = try await session.respond(to: "A tour.", generating: Tour.self)
+        #expect(response.content.stops.map(\.about) == ["A Romanticist castle on a hill above Sintra.", nil], "the tool's words, or none")
+        #expect(response.content.stops.first?.reason == "A view for the whole family.")
+        let answerSchema = try #require(recorder.schemas.last?.jsonString)
+        #expect(!answerSchema.contains("about"), "the model never writes a quoted field: \(answerSchema)")
+    }
+
+    @Test func aQuoteOfAFieldTheAnswerLacksIsASetupError() async throws {
+        let session = LanguageModelSession(
+            model: ScriptedModel(outputs: [], path: "grounding"), tools: [Sights()],
+            grounding: Grounding(quotes: [.quote("/stops/*/facts", from: "sights", items: "/sights/*", member: "description", where: "name", equals: "place")]))
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "?", generating: Tour.self) }
+    }
+}
+
+/// A model that remembers the schema of every request it was sent.
+final class RequestLog: LanguageModel, @unchecked Sendable {
+    let model: any LanguageModel
+    private let lock = NSLock()
+    private var storage: [GeneratedContent] = []
+    init(_ model: any LanguageModel) { self.model = model }
+    var id: String { model.id }
+    var availability: ModelAvailability { get async { .available } }
+    var schemas: [GeneratedContent] { lock.withLock { storage } }
+    func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        lock.withLock { storage.append(request.schema?.json ?? .null) }
+        return model.generate(request)
     }
 }

@@ -21,7 +21,8 @@ final class EvalCommandTests: XCTestCase {
         XCTAssertEqual(run["turns"], 1)
         let names = run["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         XCTAssertEqual(names, ["days", "dates in window", "free days", "consecutive days", "companions from the request", "activities a day",
-                               "no place repeated", "notes within bound"])
+                               "no place repeated", "notes within bound", "words well formed", "texts end a sentence", "no note repeated",
+                               "activities are things to do"])
     }
 
     func testARecordedPlanIsJudgedAndItsFailuresNamed() throws {

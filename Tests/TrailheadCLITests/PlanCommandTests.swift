@@ -21,13 +21,14 @@ final class PlanCommandTests: XCTestCase {
     static let places = ["Hidden Valley Nature Trail", "Barker Dam Nature Trail", "Keys View", "Skull Rock Nature Trail"]
 
     /// The model's answer for `days` days: two activities a day at the places in turn, texts
-    /// within their word bounds. (Dates, times, categories and companions are the planner's.)
+    /// within their word bounds. (Dates, times, categories, companions and what is said of each
+    /// place are the planner's and the tools'.)
     static func final(days: Int, places: [String] = PlanCommandTests.places) -> GeneratedText {
         var index = 0
         let plans = (0..<days).map { _ -> String in
             let activities = (0..<2).map { _ -> String in
                 defer { index += 1 }
-                return #"{"place":"\#(places[index % places.count])","note":"An easy walk among the rocks."}"#
+                return #"{"place":"\#(places[index % places.count])"}"#
             }
             return #"{"activities":[\#(activities.joined(separator: ","))]}"#
         }
@@ -96,13 +97,50 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertEqual(entries.filter { $0["kind"]?.stringValue == "modelTurn" }.count, 1)
     }
 
-    /// What the points-of-interest tool returns around `landmark` when asked for no kind in particular.
+    func testAnUnknownLandmarkEndsWithTheToolsWordsAndNoPlan() throws {
+        // A model that would invent places ("Xqzzyville Qwrtp Beach") is never asked.
+        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let invented = Self.final(days: 2, places: ["Xqzzyville Qwrtp Beach", "Xqzzyville Qwrtp Museum", "Old Town", "Harbour"])
+        let result = try AgentProcess.run(
+            ["plan", "Xqzzyville Qwrtp", "--days", "2", "--tools", "poi", "--model", "scripted:\(try script([invented]))", "--transcript", transcript,
+             "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"],
+            environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stdout, "", "no plan")
+        XCTAssertTrue(result.stderr.contains("unknown landmark 'Xqzzyville Qwrtp'"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("findPointsOfInterest"), result.stderr)
+        XCTAssertFalse(try kinds(transcript).contains("modelTurn"), "no model turn")
+        XCTAssertEqual(try kinds(transcript).last, "error")
+    }
+
+    func testAWindowWithTooFewFreeDaysIsAUsageError() throws {
+        // The sample calendar's 7–11 December 2026 has two free days (the 8th and the 10th).
+        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let result = try AgentProcess.run(
+            ["plan", "Joshua Tree National Park", "--days", "3", "--from", "2026-12-07", "--to", "2026-12-11", "--tools", "calendar",
+             "--model", "scripted:\(try script([Self.final(days: 3)]))", "--transcript", transcript,
+             "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"],
+            environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("a 3-day trip does not fit the free days of 2026-12-07…2026-12-11: the calendar leaves 2 free"), result.stderr)
+        XCTAssertFalse(try kinds(transcript).contains("modelTurn"))
+    }
+
+    /// The things to do the points-of-interest tool returns around `landmark` when asked for no kind
+    /// in particular (not lodging, campgrounds, towns, airports or the landmark itself).
     func bestKnownPlaces(around landmark: String) throws -> [String] {
+        try bestKnownResults(around: landmark).filter { result in
+            !["lodging", "campground", "town", "airport"].contains(result["category"]?.stringValue ?? "") && result["name"]?.stringValue != landmark
+        }.compactMap { $0["name"]?.stringValue }
+    }
+
+    /// What the points-of-interest tool returns around `landmark` when asked for no kind in particular.
+    func bestKnownResults(around landmark: String) throws -> [GeneratedContent] {
         let result = try AgentProcess.run(
             ["tools", "call", "findPointsOfInterest", "--args", GeneratedContent.object(["landmark": .string(landmark)]).jsonString,
              "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"], environment: ["TRAILHEAD_HOME": Self.home])
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try GeneratedContent(json: result.stdout)["results"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        return try GeneratedContent(json: result.stdout)["results"]?.arrayValue ?? []
     }
 
     /// The names the points-of-interest tool returned in a transcript.
@@ -172,10 +210,16 @@ final class PlanCommandTests: XCTestCase {
             (["--format", "pdf"], "--format must be one of"),
             (["--from", "2026-12-31", "--to", "2026-12-01"], "is after --to"),
             (["--tools", "weather"], "no tool plugin or tool named 'weather'"),
+            (["--days", "5", "--from", "2026-12-10", "--to", "2026-12-11"], "a 5-day trip does not fit the window 2026-12-10…2026-12-11, which has 2 days"),
         ] {
             let result = try AgentProcess.run(["plan", "Kyoto"] + arguments + ["--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"])
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+        // Never a plan from nothing: an empty landmark is refused before any tool or model is asked.
+        let empty = try AgentProcess.run(["plan", " ", "--model", "scripted:/nonexistent", "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"])
+        XCTAssertEqual(empty.status, 2, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("the landmark is empty"), empty.stderr)
+        XCTAssertEqual(empty.stdout, "")
     }
 }

@@ -12,12 +12,40 @@ final class LongestAnswerTests: XCTestCase {
         let grammar = try GBNFGrammar(schemaJSON: .object(note.json))
         XCTAssertTrue(grammar.isExact, "\(grammar.approximations)")
         let recognizer = try GBNFRecognizer(grammar.text)
-        for text in [#""Easy loop at dawn.""#, #""Café au lait, then""#, #""Mt. Fuji (3,776 m)""#] {
+        for text in [#""Easy loop at dawn.""#, #""Café au lait, then""#, #""Bryce's family-run loop""#, #""Mt. Fuji at dawn""#] {
             XCTAssertTrue(recognizer.accepts(text), text)
         }
         for text in [#""Too short""#, #""one two three four five six""#, #""a  double space""#, #""waytoolongword a b""#, #"" lead a b""#] {
             XCTAssertFalse(recognizer.accepts(text), text)
         }
+    }
+
+    /// Words glued or cut as the 1.5B model wrote them, refused by the grammar itself: punctuation
+    /// only at a word's end, one mark, single spaces; a sentence ends with ".", "!" or "?", once.
+    func testTextIsWellFormedWordsAndASentenceEndsAtASentenceEnd() throws {
+        let phrase = try GBNFRecognizer(GBNFGrammar(schemaJSON: .object(SchemaBuilder.text(words: 2...6).json)).text)
+        let sentence = try GBNFGrammar(schemaJSON: .object(SchemaBuilder.sentence(words: 2...6).json))
+        XCTAssertTrue(sentence.isExact, "\(sentence.approximations)")
+        let sentences = try GBNFRecognizer(sentence.text)
+        for glued in [#""a quiet,undeveloped beach""#, #""a Staycation,!""#, #""Canyon VisitorEducation,, stop""#, #""walk (2 km) here""#] {
+            XCTAssertFalse(phrase.accepts(glued), glued)
+            XCTAssertFalse(sentences.accepts(glued.replacingOccurrences(of: "\"", with: "") .isEmpty ? glued : String(glued.dropLast()) + ".\""), glued)
+        }
+        for cut in [#""Hike early to see the…""#, #""Hike early to see the""#, #""Hike early, then""#, #""Stop here!.""#, #""Easy hike. Keep going!""#] {
+            XCTAssertFalse(sentences.accepts(cut), cut)
+        }
+        for whole in [#""Hike early to beat the heat.""#, #""Is the view worth it?""#, #""Bring water; the trail is dry.""#] {
+            XCTAssertTrue(sentences.accepts(whole), whole)
+        }
+        XCTAssertTrue(phrase.accepts(#""Desert Days""#))
+        XCTAssertFalse(sentences.accepts(#""Desert Days""#), "a title is not a sentence")
+    }
+
+    func testTheValidatorAgreesWithTheGrammarOnText() throws {
+        let schema = try SchemaBuilder.sentence(words: 2...6).schema()
+        XCTAssertTrue(schema.isValid("Hike early to beat the heat."))
+        XCTAssertFalse(schema.isValid("a quiet,undeveloped beach."))
+        XCTAssertFalse(schema.isValid("Hike early to see the"))
     }
 
     func testTheLongestAnswerBoundsEveryAcceptedAnswer() throws {
@@ -26,7 +54,7 @@ final class LongestAnswerTests: XCTestCase {
             "ok": .boolean(),
         ]).schema()
         let longest = try XCTUnwrap(schema.longestAnswerBytes)
-        let biggest = #"{"note":"abcdefgh abcdefgh abcdefgh abcdefgh abcdefgh","kind":"viewpoint","days":[14,14,14],"ok":false}"#
+        let biggest = #"{"note":"abcdefgh'abcdefgh, abcdefgh-abcdefgh; abcdefgh'abcdefgh: abcdefgh-abcdefgh! abcdefgh-abcdefgh","kind":"viewpoint","days":[14,14,14],"ok":false}"#
         XCTAssertTrue(schema.isValid(try GeneratedContent(json: biggest)))
         XCTAssertGreaterThanOrEqual(longest, biggest.utf8.count)
         XCTAssertLessThan(longest, biggest.utf8.count * 2, "an accented letter takes 2 bytes: the bound stays close")

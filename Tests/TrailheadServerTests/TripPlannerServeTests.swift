@@ -15,7 +15,7 @@ final class TripPlannerServeTests: XCTestCase {
             ("Ryan Mountain Trail", "Carry plenty of water."), ("Cap Rock Nature Trail", "Stay for the sunset."),
         ]
         let days: [GeneratedContent] = stride(from: 0, to: 6, by: 2).map { index in
-            ["activities": .array([places[index], places[index + 1]].map { ["place": .string($0.0), "note": .string($0.1)] })]
+            ["activities": .array([places[index], places[index + 1]].map { ["place": .string($0.0)] })]
         }
         let draft: GeneratedContent = [
             "title": "Desert rocks and stars", "description": "Three days of short trails and wide views.",

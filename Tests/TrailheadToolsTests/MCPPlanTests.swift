@@ -34,7 +34,7 @@ import TrailheadSchema
     }
 
     private static let answer =
-        #"{"answer":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail","note":"Carry two litres of water each."},{"place":"Arch Rock Nature Trail","note":"An easy loop at sunset."}]},{"activities":[{"place":"Mastodon Peak Trail","note":"A rocky summit with wide views."},{"place":"Lost Palms Oasis Trail","note":"Start early, it is a long walk."}]}]}}"#
+        #"{"answer":{"title":"Desert Days","description":"Dusty trails among rocks and cactus gardens.","rationale":"Both days are free; carry water on dusty trails.","days":[{"activities":[{"place":"Cholla Cactus Garden Trail"},{"place":"Arch Rock Nature Trail"}]},{"activities":[{"place":"Mastodon Peak Trail"},{"place":"Lost Palms Oasis Trail"}]}]}}"#
 
     /// `agent plan` for two days at Joshua Tree with `tools` enabled, on the scripted model giving
     /// `outputs`: the command's outcome and the transcript's entries.

@@ -71,7 +71,7 @@ import TrailheadSupport
         let setup = try Setup()
         let final = #"{"answer":{"title":"Desert Days","description":"Rocks, trees and stars in the desert.","rationale":"A quiet weekend in the park.","days":["#
             + [("Hidden Valley Nature Trail", "Keys View"), ("Barker Dam Nature Trail", "Skull Rock")].map {
-                #"{"activities":[{"place":"\#($0.0)","note":"An easy walk among the rocks."},{"place":"\#($0.1)","note":"Sunset over the valley."}]}"#
+                #"{"activities":[{"place":"\#($0.0)"},{"place":"\#($0.1)"}]}"#
             }.joined(separator: ",") + "]}}"
         let script = try setup.installation.script([
             #"{"name":"read_file","arguments":{"path":"\#(setup.secret)"}}"#,

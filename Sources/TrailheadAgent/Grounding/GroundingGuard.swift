@@ -5,46 +5,97 @@ import TrailheadSchema
 ///
 /// A rule ties a tool's output to a field of the final answer: e.g. the free days of
 /// `calendarFreeDays` become the only allowed values of `days/*/date`. The final branch is offered
-/// once every rule's tool has answered — with values, with none, or with an error: a tool with
-/// nothing to contribute must not leave the model without a way to finish (a solo trip with the
-/// contacts tool enabled dead-ended that way). A field whose tool found nothing is left as the
-/// schema has it, except an array of such values, which must then be empty.
+/// once every rule's tool has answered with the values the answer rests on (`Rule.atLeast`). A
+/// rule whose tool failed or found too few is never left free — a small model then writes what it
+/// likes ("Xqzzyville Beach" for an unknown landmark): the model is asked for a different call
+/// while one could help, and otherwise the response ends with the tool's own words
+/// (`failure(offering:)`). A different call cannot help when the failed call was the request's
+/// own (prefetched), when the same error came back for other arguments, or when the tool is no
+/// longer offered. A rule that may go without values (an array's items, "/companions/*") is backed
+/// by none, and its array must then be empty: a solo trip with the contacts tool enabled must not
+/// dead-end.
 struct GroundingGuard: Sendable {
     struct Rule: Sendable {
         /// The tool that grounds the field.
         var tool: String
-        /// Where, in the output schema, the values go ("/days/*/date").
-        var target: JSONPath
+        /// Where, in the output schema, the values go ("/days/*/date"); nil for values the agent
+        /// fills in itself.
+        var target: JSONPath?
         /// Pulls the allowed values out of one successful result of `tool`.
         var extract: @Sendable (GeneratedContent) -> [String]
         /// Distinct values that are enough: once gathered, the tool is not offered again.
         var enough: Int?
+        /// Distinct values the answer rests on.
+        var atLeast: Int
+        /// Where the values are in a result, for messages ("/results/*/name").
+        var valuesPath: String
 
-        init(tool: String, target: JSONPath, enough: Int? = nil, extract: @escaping @Sendable (GeneratedContent) -> [String]) {
+        init(
+            tool: String, target: JSONPath?, enough: Int? = nil, atLeast: Int? = nil, valuesPath: String = "",
+            extract: @escaping @Sendable (GeneratedContent) -> [String]
+        ) {
             self.tool = tool
             self.target = target
             self.enough = enough
+            self.atLeast = atLeast ?? (target.map { $0.tokens.last == "*" ? 0 : 1 } ?? 1)
+            self.valuesPath = valuesPath
             self.extract = extract
         }
     }
 
+    /// A field the session writes from a tool's items (see `Grounding.Quote`).
+    struct Quote: Sendable {
+        var tool: String
+        /// The objects that get the member ("/days/*/activities/*"), the member ("about"), and
+        /// their member naming an item ("place").
+        var parent: JSONPath
+        var member: String
+        var key: String
+        /// The tool's items ("/results/*"), their naming member ("name") and the one quoted.
+        var items: JSONPath
+        var match: String
+        var quoted: String
+    }
+
     var rules: [Rule]
+    let quotes: [Quote]
+    /// What each quote's tool said about each name, first answer first.
+    private var sayings: [[String: GeneratedContent]]
     /// Values gathered so far, per rule, in first-seen order.
     private var values: [[String]]
     /// Whether the rule's tool has answered at least once (successfully or not).
     private var answered: [Bool]
+    /// The errors of the rule's tool, in order.
+    private var errors: [[String]]
+    /// Whether a call made for the request (prefetched) failed.
+    private var requestCallFailed: [Bool]
 
-    init(rules: [Rule], enabledTools: Set<String>) {
+    init(rules: [Rule], quotes: [Quote] = [], enabledTools: Set<String>) {
         self.rules = rules.filter { enabledTools.contains($0.tool) }
+        self.quotes = quotes.filter { enabledTools.contains($0.tool) }
+        self.sayings = Array(repeating: [:], count: self.quotes.count)
         self.values = Array(repeating: [], count: self.rules.count)
         self.answered = Array(repeating: false, count: self.rules.count)
+        self.errors = Array(repeating: [], count: self.rules.count)
+        self.requestCallFailed = Array(repeating: false, count: self.rules.count)
     }
 
-    /// Takes in one answer of `tool`: its result, or nil when it failed.
-    mutating func record(tool: String, result: GeneratedContent?) {
+    /// Takes in one answer of `tool`: its result, or nil and its error when it failed;
+    /// `prefetched` when the call was the request's own.
+    mutating func record(tool: String, result: GeneratedContent?, error: String? = nil, prefetched: Bool = false) {
+        for (index, quote) in quotes.enumerated() where quote.tool == tool {
+            for item in result.map(quote.items.values(in:)) ?? [] {
+                guard let name = item[quote.match]?.stringValue, let said = item[quote.quoted], sayings[index][name] == nil else { continue }
+                sayings[index][name] = said
+            }
+        }
         for (index, rule) in rules.enumerated() where rule.tool == tool {
             answered[index] = true
-            guard let result else { continue }
+            guard let result else {
+                errors[index].append(error ?? "unknown error")
+                if prefetched { requestCallFailed[index] = true }
+                continue
+            }
             for value in rule.extract(result) where !values[index].contains(value) {
                 values[index].append(value)
             }
@@ -61,19 +112,38 @@ struct GroundingGuard: Sendable {
         return Set(byTool.filter(\.value).keys)
     }
 
-    /// True once every grounding tool has answered.
-    var isSatisfied: Bool { answered.allSatisfy { $0 } }
+    /// Whether rule `index` has the values the answer rests on.
+    private func isBacked(_ index: Int) -> Bool { answered[index] && values[index].count >= rules[index].atLeast }
 
-    /// The tools still to be asked.
+    /// True once every grounding tool has answered with the values the answer rests on.
+    var isSatisfied: Bool { rules.indices.allSatisfy(isBacked) }
+
+    /// The tools still to be asked: not yet, or again (they found too few).
     var missingTools: [String] {
         var missing: [String] = []
-        for (rule, done) in zip(rules, answered) where !done && !missing.contains(rule.tool) { missing.append(rule.tool) }
+        for index in rules.indices where !isBacked(index) && !missing.contains(rules[index].tool) { missing.append(rules[index].tool) }
         return missing
+    }
+
+    /// The first rule that has answered without what the answer rests on, when no call of the
+    /// tools `offered` could still help (see the type's comment); nil while the answer may yet be
+    /// backed.
+    func failure(offering offered: Set<String>) -> GroundingFailure? {
+        for index in rules.indices where answered[index] && !isBacked(index) {
+            let rule = rules[index]
+            let last = errors[index].last
+            let sameErrorAgain = last.map { error in errors[index].filter { $0 == error }.count > 1 } ?? false
+            if offered.contains(rule.tool), !requestCallFailed[index], !sameErrorAgain { continue }
+            return GroundingFailure(
+                tool: rule.tool, error: last, found: values[index].count, needed: rule.atLeast, values: rule.valuesPath,
+                field: rule.target?.description)
+        }
+        return nil
     }
 
     /// The allowed values of each grounded field, keyed by its target path ("/days/*/date").
     var groundedValues: [String: [String]] {
-        Dictionary(zip(rules, values).map { ($0.0.target.description, $0.1) }, uniquingKeysWith: { $0 + $1 })
+        Dictionary(zip(rules, values).compactMap { rule, values in rule.target.map { ($0.description, values) } }, uniquingKeysWith: { $0 + $1 })
     }
 
     /// `schema` with each grounded field restricted to the gathered values, wherever the field's
@@ -81,8 +151,10 @@ struct GroundingGuard: Sendable {
     /// way when the session starts).
     func narrow(_ schema: GeneratedContent) -> GeneratedContent {
         var edit = SchemaEdit(schema)
+        // Quoted fields are the session's to write.
+        for quote in quotes { edit.remove([quote.member], at: quote.parent) }
         for index in rules.indices where answered[index] {
-            let target = rules[index].target
+            guard let target = rules[index].target else { continue }
             if !values[index].isEmpty {
                 edit.allow(values[index].map { .string($0) }, at: target)
             } else if target.tokens.last == "*" {
@@ -91,5 +163,35 @@ struct GroundingGuard: Sendable {
             }
         }
         return edit.json
+    }
+
+    /// `answer` with each quoted field written from what its tool said about the object's key
+    /// (an object whose key the tool said nothing about is left as it was).
+    func quoting(_ answer: GeneratedContent) -> GeneratedContent {
+        var content = answer
+        for (quote, said) in zip(quotes, sayings) where !said.isEmpty {
+            content = Self.editing(content, at: quote.parent.tokens[...]) { object in
+                guard let name = object[quote.key]?.stringValue, let value = said[name] else { return }
+                object[quote.member] = value
+            }
+        }
+        return content
+    }
+
+    /// `content` with every object at `path` (whose `*` stands for each item) changed.
+    private static func editing(_ content: GeneratedContent, at path: ArraySlice<String>, _ change: (inout JSONObject) -> Void) -> GeneratedContent {
+        guard let token = path.first else {
+            guard case .object(var object) = content else { return content }
+            change(&object)
+            return .object(object)
+        }
+        switch content {
+        case .array(let items) where token == "*": return .array(items.map { editing($0, at: path.dropFirst(), change) })
+        case .object(var object):
+            guard let member = object[token] else { return content }
+            object[token] = editing(member, at: path.dropFirst(), change)
+            return .object(object)
+        default: return content
+        }
     }
 }

@@ -59,6 +59,8 @@ struct AgentStateMachine: Sendable {
     private let mode: ToolCallingMode
     private let extraFinalCheck: @Sendable (GeneratedContent) -> [String]
     private(set) var grounding: GroundingGuard
+    /// Why the loop ended without an answer, when a grounded field could not be backed.
+    private(set) var groundingFailure: GroundingFailure?
     private var repairs = 0
     private var callCounts: [ToolCallRequest: Int] = [:]
     /// Tools left out of the step schema: their one possible call has been answered.
@@ -161,7 +163,7 @@ struct AgentStateMachine: Sendable {
     /// Calls made before the first turn (prefetched from the request): they count as made, and
     /// their results ground the answer, as if the model had asked for them.
     mutating func prefetched(_ outcomes: [ToolOutcome]) {
-        for outcome in outcomes { record(outcome) }
+        for outcome in outcomes { record(outcome, prefetched: true) }
     }
 
     // MARK: - Events
@@ -189,7 +191,9 @@ struct AgentStateMachine: Sendable {
         case .final(let content):
             if !finalOnly, !offeredTools.isEmpty {
                 if !grounding.isSatisfied {
-                    return repair(turn: turn, finalOnly: false, "Not yet: call \(grounding.missingTools.joined(separator: ", ")) first.")
+                    return repair(
+                        turn: turn, finalOnly: false,
+                        "Not yet: call \(grounding.missingTools.joined(separator: ", ")) first (again, with other arguments, where it found too little).")
                 }
                 if !modeAllowsAnswer { return repair(turn: turn, finalOnly: false, "Not yet: call \(offeredTools.joined(separator: " or ")) first.") }
             }
@@ -205,7 +209,7 @@ struct AgentStateMachine: Sendable {
                 return repair(turn: turn, finalOnly: finalOnly, "Your final answer is invalid: " + problems.prefix(5).joined(separator: "; "))
             }
             state = .finished
-            return .finish(content, turns: turn)
+            return .finish(grounding.quoting(content), turns: turn)
         case .call(let asked):
             // The same call twice in one turn runs once.
             var calls: [ToolCallRequest] = []
@@ -253,9 +257,9 @@ struct AgentStateMachine: Sendable {
         return ask(turn: turn + 1)
     }
 
-    private mutating func record(_ outcome: ToolOutcome) {
+    private mutating func record(_ outcome: ToolOutcome, prefetched: Bool = false) {
         callCounts[outcome.call, default: 0] = max(callCounts[outcome.call, default: 0], 1)
-        grounding.record(tool: outcome.call.tool, result: outcome.result)
+        grounding.record(tool: outcome.call.tool, result: outcome.result, error: outcome.error, prefetched: prefetched)
         if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }
     }
 
@@ -298,6 +302,7 @@ struct AgentStateMachine: Sendable {
 
     private mutating func ask(turn: Int) -> Action {
         let finalOnly = turn >= limits.maximumTurns
+        if let failure = ungrounded(finalOnly: finalOnly) { return fail(failure) }
         state = .awaitingTurn(turn: turn, finalOnly: finalOnly)
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
@@ -310,6 +315,7 @@ struct AgentStateMachine: Sendable {
         // A repair spends a turn: at the limit the next ask offers only the final branch.
         let nextTurn = turn + 1
         let nextFinalOnly = finalOnly || nextTurn >= limits.maximumTurns
+        if let failure = ungrounded(finalOnly: nextFinalOnly) { return fail(failure) }
         state = .awaitingTurn(turn: nextTurn, finalOnly: nextFinalOnly)
         return .repair(turn: nextTurn, message: message, schema: stepSchema(finalOnly: nextFinalOnly).json, finalOnly: nextFinalOnly)
     }
@@ -317,5 +323,15 @@ struct AgentStateMachine: Sendable {
     private mutating func fail(_ message: String) -> Action {
         state = .finished
         return .fail(message)
+    }
+
+    /// A grounded field no call offered in the next turn could back: the answer would run free.
+    private func ungrounded(finalOnly: Bool) -> GroundingFailure? {
+        grounding.failure(offering: finalOnly ? [] : Set(offeredTools))
+    }
+
+    private mutating func fail(_ failure: GroundingFailure) -> Action {
+        groundingFailure = failure
+        return fail(failure.description)
     }
 }

@@ -38,6 +38,8 @@ struct AgentLoop: Sendable {
         var modelID: String?
         /// The model's own error, when the run failed because the model did.
         var modelError: (any Error)?
+        /// Why the run ended without an answer, when a grounded field could not be backed.
+        var groundingFailure: GroundingFailure?
     }
 
     /// Runs to the end from `conversation` (which already ends with the user's prompt).
@@ -106,6 +108,7 @@ struct AgentLoop: Sendable {
             case .fail(let message):
                 record(.error(.init(message: message)))
                 run.outcome = .failed(message)
+                run.groundingFailure = machine.groundingFailure
                 return run
             }
         }

@@ -12,6 +12,9 @@ extension LanguageModelSession {
         case modelFailed(any Error)
         /// The loop gave up: repairs exhausted, or the answer never matched its schema.
         case failed(String)
+        /// A grounded field's tool failed or found too few values, and no other call could help:
+        /// there is no answer the tools back (rather than one the model made up).
+        case ungrounded(GroundingFailure)
         /// The answer matched the schema but could not be decoded into the Swift type.
         case decodingFailure(String)
 
@@ -21,6 +24,7 @@ extension LanguageModelSession {
             case .setup(let error): "the session cannot start: \(error)"
             case .modelFailed(let error): "the model failed: \(error)"
             case .failed(let message): message
+            case .ungrounded(let failure): "no answer: \(failure)"
             case .decodingFailure(let message): "the answer could not be decoded: \(message)"
             }
         }

@@ -249,6 +249,7 @@ public final class LanguageModelSession: Sendable {
             return Outcome(content: content, entries: entries, usage: run.usage, model: run.modelID ?? model.id, turns: turns)
         case .failed(let message):
             if let error = run.modelError { throw GenerationError.modelFailed(error) }
+            if let failure = run.groundingFailure { throw GenerationError.ungrounded(failure) }
             throw GenerationError.failed(message)
         case .cancelled:
             throw CancellationError()

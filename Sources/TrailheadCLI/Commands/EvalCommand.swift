@@ -18,7 +18,9 @@ struct EvalCommand: Command {
             poi,calendar,contacts, no companions, the window from tomorrow for 60 days). Checks: the number of days, \
             dates inside the window, free in the calendar (when enabled) and consecutive where it allows, places \
             returned by the points-of-interest tool, companions found in contacts and named in the request, \
-            activities a day, no place repeated, notes within their bound. Beside each run: its model-time floor \
+            activities a day, no place repeated, notes within their bound, and what a person reads: words well formed \
+            (none glued or cut), texts that end a sentence, no note repeated, activities that are things to do (not lodging, \
+            a town, an airport or the destination). Beside each run: its model-time floor \
             (the server's own prompt and decode time), so seconds can be compared across machines. \
             With --recorded, judges another agent's plans (JSON Lines of {"request", "itinerary", "wallSeconds", \
             "toolOutputs": [{"tool", "result"}]}) with the same checks. Exits 1 when a run fails or a check does.
@@ -134,7 +136,7 @@ struct EvalCommand: Command {
             run.succeeded = true
             run.evaluation = PlanEvaluation(
                 itinerary: itinerary, request: request, facts: .init(transcript: entries), plugins: names, activitiesPerDay: planner.activitiesPerDay)
-        case .failed(let message): run.error = message
+        case .failed(let message), .unusable(let message): run.error = message
         case .cancelled: run.error = "cancelled"
         }
         return run

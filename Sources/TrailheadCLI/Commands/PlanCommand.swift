@@ -15,7 +15,10 @@ struct PlanCommand: Command {
             then answers with an itinerary whose dates are free days from the calendar and whose
             places come from the points-of-interest tool. On a terminal the itinerary streams as it
             is written; progress goes to stderr. The transcript is always written (runs/ by default)
-            and its path printed on stderr. Without an available model, prints why and what to do,
+            and its path printed on stderr. Never a plan from nothing: when the tools cannot back one (an unknown
+            landmark, too few places), it exits 1 with what the tool said; an empty landmark, or a window (or
+            its free days, with the calendar on) shorter than the trip, is a usage error (2), before any model
+            turn. Without an available model, prints why and what to do,
             then the landmark's offline description, and exits 3.
             Models: local (default), local:test, http://HOST:PORT/v1#NAME, scripted:FILE; --fallback
             adds a second one used when the first is unavailable or fails.
@@ -96,6 +99,10 @@ struct PlanCommand: Command {
             context.stderr.line("agent: the plan failed: \(message)")
             context.stderr.line("  transcript: \(transcriptPath)")
             return .failure
+        case .unusable(let message):
+            context.stderr.line("agent: \(message)")
+            context.stderr.line("  transcript: \(transcriptPath)")
+            return .usage
         case .cancelled:
             context.stderr.line("agent: cancelled; transcript: \(transcriptPath)")
             return ExitCode(130)

@@ -26,6 +26,9 @@ struct PlanOptions {
         if let from, let to, from > to { throw UsageError("--from \(from) is after --to \(to)") }
         let companions = (arguments.value(of: "with") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         request = TripRequest(landmark: arguments.positional("LANDMARK")!, days: days, from: from, to: to, companions: companions)
+        // Before any tool or model is asked: a plan from an empty landmark or a window too short
+        // for the trip could only be made up.
+        if let problem = request.problem { throw UsageError(problem) }
         toolPlugins = (arguments.value(of: "tools") ?? "poi,calendar,contacts").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         modelSpec = arguments.value(of: "model") ?? "local"

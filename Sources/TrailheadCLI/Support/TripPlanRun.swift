@@ -26,6 +26,8 @@ struct TripPlanRun {
     enum Outcome: Sendable {
         case finished(Partial<Itinerary>, turns: Int)
         case failed(String)
+        /// The request cannot be planned, as the tools found (fewer free days than the trip).
+        case unusable(String)
         case cancelled
     }
 
@@ -56,6 +58,9 @@ struct TripPlanRun {
                 let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
                 return .finished(planner.itinerary(from: response.content, facts: known), turns: response.turns)
             } catch {
+                if case LanguageModelSession.GenerationError.ungrounded(let failure) = error, let problem = planner.requestProblem(failure) {
+                    return .unusable(problem)
+                }
                 guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
                 // Interrupted: stop the generation first, then the workers its calls wait on (in
                 // that order the session records a cancellation, not a failed call), and wait

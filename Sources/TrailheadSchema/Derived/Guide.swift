@@ -18,7 +18,7 @@ public struct Guide: Sendable, Hashable {
         case length(minimum: Int?, maximum: Int?)
         case defaultValue(GeneratedContent)
         case pattern(String)
-        case words(ClosedRange<Int>, wordLength: Int)
+        case words(ClosedRange<Int>, wordLength: Int, sentence: Bool)
         case element([Guide])
         case schema(SchemaBuilder)
     }
@@ -78,7 +78,14 @@ public struct Guide: Sendable, Hashable {
 
     /// Text of `words` words, bounded in the grammar itself (see `SchemaBuilder.text(words:)`: why
     /// texts are bounded in words and not in characters).
-    public static func words(_ words: ClosedRange<Int>, wordLength: Int = 18) -> Guide { Guide(kind: .words(words, wordLength: wordLength)) }
+    public static func words(_ words: ClosedRange<Int>, wordLength: Int = 18) -> Guide {
+        Guide(kind: .words(words, wordLength: wordLength, sentence: false))
+    }
+
+    /// Text of `words` words that ends a sentence (see `SchemaBuilder.sentence(words:)`).
+    public static func sentence(_ words: ClosedRange<Int>, wordLength: Int = 18) -> Guide {
+        Guide(kind: .words(words, wordLength: wordLength, sentence: true))
+    }
 
     /// Guides for each item of an array member (`.element(.words(1...3))` on a `[String]`).
     public static func element(_ guides: Guide...) -> Guide { Guide(kind: .element(guides)) }

@@ -37,9 +37,9 @@ struct GuideApplication {
         case .pattern(let regex):
             try expect(type == "string" && node["enum"] == nil, guide, "a string", node)
             node["pattern"] = .string(regex)
-        case .words(let words, let wordLength):
+        case .words(let words, let wordLength, let sentence):
             try expect(type == "string" && node["enum"] == nil, guide, "a string", node)
-            node["pattern"] = SchemaBuilder.text(words: words, wordLength: wordLength).json["pattern"]
+            node["pattern"] = .string(SchemaBuilder.textPattern(words: words, wordLength: wordLength, endsSentence: sentence))
         case .count(let minimum, let maximum):
             try expect(type == "array", guide, "an array", node)
             if let minimum { node["minItems"] = .number(Double(minimum)) }
@@ -110,7 +110,7 @@ extension Guide {
         case .length: ".maximumLength"
         case .defaultValue: ".defaultValue"
         case .pattern: ".pattern"
-        case .words: ".words"
+        case .words(_, _, let sentence): sentence ? ".sentence" : ".words"
         case .element: ".element"
         case .schema: ".schema"
         }

@@ -24,11 +24,14 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     public var description: String { tokens.isEmpty ? "" : JSONPointer.make(tokens) }
 
     /// Every string at this path in `content`.
-    public func strings(in content: GeneratedContent) -> [String] {
-        var found: [String] = []
+    public func strings(in content: GeneratedContent) -> [String] { values(in: content).compactMap(\.stringValue) }
+
+    /// Every value at this path in `content`, in document order.
+    public func values(in content: GeneratedContent) -> [GeneratedContent] {
+        var found: [GeneratedContent] = []
         func walk(_ value: GeneratedContent, _ rest: ArraySlice<String>) {
             guard let token = rest.first else {
-                if let string = value.stringValue { found.append(string) }
+                found.append(value)
                 return
             }
             if token == "*" {

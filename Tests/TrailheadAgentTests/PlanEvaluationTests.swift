@@ -1,0 +1,86 @@
+import Testing
+import TrailheadSchema
+
+@testable import TripPlanner
+
+/// `agent eval`'s checks of what a person reads, one by one, on plans with the faults the 1.5B
+/// model's plans had: glued or cut words, texts that stop mid-sentence, a note written three
+/// times, a hotel, a town or the destination as the morning's activity.
+@Suite struct PlanEvaluationTests {
+    let request = TripRequest(landmark: "Yellowstone National Park", days: 1, from: "2026-12-01", to: "2026-12-31")
+
+    var facts: PlanEvaluation.ToolFacts {
+        var facts = PlanEvaluation.ToolFacts()
+        facts.add(tool: "findPointsOfInterest", result: [
+            "landmark": ["name": "Yellowstone National Park", "latitude": 44.4, "longitude": -110.6],
+            "results": [
+                ["name": "Old Faithful", "category": "landmark", "latitude": 44.46, "longitude": -110.83, "distanceKm": 30],
+                ["name": "Grand Prismatic Spring", "category": "viewpoint", "latitude": 44.52, "longitude": -110.84, "distanceKm": 28],
+                ["name": "Old Faithful Inn", "category": "lodging", "latitude": 44.46, "longitude": -110.83, "distanceKm": 30],
+                ["name": "West Yellowstone", "category": "town", "latitude": 44.66, "longitude": -111.1, "distanceKm": 50],
+                ["name": "Bridge Bay Marina", "category": "marina", "latitude": 44.53, "longitude": -110.44, "distanceKm": 20],
+                ["name": "McCarran LeConte Camp", "category": "campground", "latitude": 44.5, "longitude": -110.5, "distanceKm": 10],
+            ],
+        ])
+        return facts
+    }
+
+    func itinerary(_ activities: [(String, String)], description: String = "Geysers and hot springs in one day.",
+                   rationale: String = "The day is free for you.") -> Partial<Itinerary> {
+        Partial([
+            "title": "Geyser Day", "destination": "Yellowstone National Park", "description": .string(description), "rationale": .string(rationale),
+            "days": [["date": "2026-12-05", "activities": .array(activities.map { place, note in
+                ["time": "morning", "place": .string(place), "note": .string(note)]
+            })]],
+        ])
+    }
+
+    func check(_ name: String, of itinerary: Partial<Itinerary>) throws -> PlanEvaluation.Check {
+        let evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: ["poi"])
+        return try #require(evaluation.checks.first { $0.name == name })
+    }
+
+    let good = [("Old Faithful", "Arrive early for the first eruption."), ("Grand Prismatic Spring", "See it from the overlook trail.")]
+
+    @Test func aGoodPlanPassesTheTextChecks() throws {
+        let evaluation = PlanEvaluation(itinerary: itinerary(good), request: request, facts: facts, plugins: ["poi"])
+        #expect(evaluation.passed, "\(evaluation.checks.filter { !$0.passed })")
+        #expect(evaluation.checks.suffix(4).map(\.name) == ["words well formed", "texts end a sentence", "no note repeated", "activities are things to do"])
+    }
+
+    @Test func gluedWordsFail() throws {
+        for glued in ["A quiet,undeveloped beach.", "Boats for a Staycation,!", "Stop at the Canyon VisitorEducation center.",
+                      "Come forana'strip of sand.", "Walk  slowly here."] {
+            let result = try check("words well formed", of: itinerary([good[0], ("Grand Prismatic Spring", glued)]))
+            #expect(!result.passed, "\(glued)")
+        }
+        let named = try check("words well formed", of: itinerary([good[0], ("McCarran LeConte Camp", "Camp at McCarran LeConte, 1,500 m up.")]))
+        #expect(named.passed, "a name the tool spelt is a word, and so is a number: \(named.detail)")
+        let apostrophes = try check("words well formed", of: itinerary([good[0], ("Grand Prismatic Spring", "Don't miss it at eight o'clock.")]))
+        #expect(apostrophes.passed, "\(apostrophes.detail)")
+    }
+
+    @Test func aTextThatStopsMidSentenceFails() throws {
+        let cut = try check("texts end a sentence", of: itinerary([good[0], ("Grand Prismatic Spring", "Walk the boardwalk to see the…")]))
+        #expect(!cut.passed)
+        #expect(cut.detail.contains("does not end a sentence"))
+        let unended = try check("texts end a sentence", of: itinerary(good, description: "Geysers and hot springs in one"))
+        #expect(!unended.passed)
+    }
+
+    @Test func aNoteWrittenTwiceFails() throws {
+        let same = "Easy hike with stunning views."
+        let result = try check("no note repeated", of: itinerary([("Old Faithful", same), ("Grand Prismatic Spring", "easy hike with stunning views.")]))
+        #expect(!result.passed)
+        #expect(result.detail == "\"Easy hike with stunning views.\" more than once")
+    }
+
+    @Test func lodgingTownsAndTheDestinationAreNotThingsToDo() throws {
+        let hotel = try check("activities are things to do", of: itinerary([("Old Faithful Inn", "Check in early."), good[1]]))
+        #expect(hotel.detail == "Old Faithful Inn is a lodging, not a thing to do")
+        let town = try check("activities are things to do", of: itinerary([("West Yellowstone", "Walk the main street."), good[1]]))
+        #expect(town.detail == "West Yellowstone is a town, not a thing to do")
+        let destination = try check("activities are things to do", of: itinerary([("Yellowstone National Park", "See it all."), good[1]]))
+        #expect(destination.detail == "Yellowstone National Park is the destination itself")
+    }
+}

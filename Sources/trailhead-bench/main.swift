@@ -18,6 +18,7 @@ let benchmarks: [any Benchmark] = [
     VCardUnfoldingBench(),
     RecurrenceLimitBench(),
     SHA256Bench(),
+    HistoryBench(),
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

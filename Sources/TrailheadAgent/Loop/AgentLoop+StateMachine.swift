@@ -67,14 +67,21 @@ struct AgentStateMachine: Sendable {
     private var exhausted: Set<String> = []
     /// Turns whose calls ran.
     private var toolTurns = 0
+    /// With tool search (`ToolSearch`), the search tool: the other tools are offered only once
+    /// a search has found them.
+    private let searchTool: String?
+    /// Tools a search found.
+    private var found: Set<String> = []
 
     /// - Parameters:
     ///   - mode: whether the model may, must or must not call tools in this response.
     ///   - extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
     init(
         tools: [ToolSchema], outputSchema: GeneratedContent, grounding: GroundingGuard, limits: Limits = Limits(),
-        mode: ToolCallingMode = .allowed, extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] }
+        mode: ToolCallingMode = .allowed, extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] },
+        searchTool: String? = nil
     ) {
+        self.searchTool = searchTool
         self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.toolOrder = tools.map(\.name)
         self.outputSchema = outputSchema
@@ -98,7 +105,7 @@ struct AgentStateMachine: Sendable {
         default: break
         }
         let fulfilled = grounding.fulfilledTools
-        return toolOrder.filter { !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
+        return toolOrder.filter { isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
     }
 
     /// Whether the mode lets the model answer now: not before a tool has answered in this
@@ -227,6 +234,10 @@ struct AgentStateMachine: Sendable {
                     problems.append("unknown tool \"\(call.tool)\"; the tools are \(toolOrder.joined(separator: ", "))")
                     continue
                 }
+                guard isFound(call.tool) else {
+                    problems.append("\(call.tool) has not been found yet: call \(searchTool ?? "") first")
+                    continue
+                }
                 let violations = tool.arguments.validate(call.arguments)
                 if !violations.isEmpty {
                     problems.append("\(call.tool) arguments: " + violations.prefix(5).map(\.description).joined(separator: "; "))
@@ -257,7 +268,15 @@ struct AgentStateMachine: Sendable {
         return ask(turn: turn + 1)
     }
 
+    /// Whether the model may see `name` yet: always without tool search; with it, the search
+    /// tool and what it found.
+    private func isFound(_ name: String) -> Bool {
+        guard let searchTool else { return true }
+        return name == searchTool || found.contains(name)
+    }
+
     private mutating func record(_ outcome: ToolOutcome, prefetched: Bool = false) {
+        if outcome.call.tool == searchTool { found.formUnion(SearchToolsTool.names(in: outcome.result).filter { tools[$0] != nil }) }
         callCounts[outcome.call, default: 0] = max(callCounts[outcome.call, default: 0], 1)
         grounding.record(tool: outcome.call.tool, result: outcome.result, error: outcome.error, prefetched: prefetched)
         if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }

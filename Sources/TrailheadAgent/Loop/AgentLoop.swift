@@ -23,6 +23,13 @@ struct AgentLoop: Sendable {
     var maximumTextTokens: Int
     /// End the response once a turn's calls have run, with their outputs as its content.
     var stopsAfterToolCalls = false
+    /// What the model reads of the history each turn (the history itself keeps everything).
+    var historyTransform = HistoryTransform.identity
+    /// Which response of the session this run is, from 1 (`HistoryEntry.response`).
+    var response = 1
+    /// The search tool, when the session searches its tools: a turn that only searched does
+    /// not end a response that `stopsAfterToolCalls`.
+    var searchTool: String?
 
     enum Outcome: Sendable, Equatable {
         case finished(GeneratedContent, turns: Int)
@@ -33,7 +40,7 @@ struct AgentLoop: Sendable {
     /// What a run added to the conversation and what it cost.
     struct Run: Sendable {
         var outcome: Outcome
-        var messages: [ChatMessage] = []
+        var messages: [HistoryEntry] = []
         var usage = Usage()
         var modelID: String?
         /// The model's own error, when the run failed because the model did.
@@ -44,7 +51,7 @@ struct AgentLoop: Sendable {
 
     /// Runs to the end from `conversation` (which already ends with the user's prompt).
     /// Cancelling the task ends the run after recording a `cancelled` entry.
-    func run(_ conversation: [ChatMessage], machine initial: AgentStateMachine) async -> Run {
+    func run(_ conversation: [HistoryEntry], machine initial: AgentStateMachine) async -> Run {
         var machine = initial
         var run = Run(outcome: .cancelled)
         var messages = conversation
@@ -58,26 +65,30 @@ struct AgentLoop: Sendable {
             case .generate(let turn, let schema, let finalOnly), .repair(let turn, _, let schema, let finalOnly):
                 if case .repair(_, let message, _, _) = action {
                     record(.repair(.init(turn: turn, message: message)))
-                    messages.append(.user(message))
-                    run.messages.append(.user(message))
+                    let repair = HistoryEntry(message: .user(message), source: .repair, response: response)
+                    messages.append(repair)
+                    run.messages.append(repair)
                 }
                 observe(.turnStarted(turn: turn, finalOnly: finalOnly))
                 do {
                     let compiled = try GenerationSchema(json: schema)
-                    let (reply, loop) = try await generate(ModelRequest(messages: messages, schema: compiled, options: bounded(options, by: compiled)), turn: turn)
+                    let request = ModelRequest(messages: read(messages), schema: compiled, options: bounded(options, by: compiled))
+                    let (reply, loop) = try await generate(request, turn: turn)
                     var parsed = try? GeneratedContent(json: reply.text)
                     if parsed == nil, reply.finishReason == "length" { parsed = Self.textAnswerCut(reply.text) }
                     recordTurn(turn, reply, parsed: parsed)
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
-                    messages.append(.assistant(reply.text))
-                    run.messages.append(.assistant(reply.text))
                     if let loop {
                         action = machine.modelRepeated(loop)
                     } else {
                         let cutAt = reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil
                         action = machine.modelAnswered(parsed, text: reply.text, cutAt: cutAt)
                     }
+                    let final = if case .finish = action { true } else { false }
+                    let said = HistoryEntry(message: .assistant(reply.text), source: .modelTurn(final: final), response: response)
+                    messages.append(said)
+                    run.messages.append(said)
                 } catch {
                     if error is CancellationError || Task.isCancelled {
                         record(.cancelled(.init(turn: turn)))
@@ -93,13 +104,13 @@ struct AgentLoop: Sendable {
                 }
                 observe(.toolsStarted(turn: turn, tools: calls.map(\.tool)))
                 let outcomes = await runConcurrently(calls, ids: ids)
-                if stopsAfterToolCalls {
+                if stopsAfterToolCalls, !calls.allSatisfy({ $0.tool == searchTool }) {
                     action = .finish(Self.content(of: outcomes), turns: turn)
                     continue
                 }
-                let feedback = Self.feedback(outcomes, summarize: summarize)
-                messages.append(.user(feedback))
-                run.messages.append(.user(feedback))
+                let feedback = HistoryEntry(outcomes, response: response, summarize: summarize)
+                messages.append(feedback)
+                run.messages.append(feedback)
                 action = machine.toolsFinished(outcomes)
             case .finish(let content, let turns):
                 record(.response(.init(content: content, turns: turns)))
@@ -113,6 +124,9 @@ struct AgentLoop: Sendable {
             }
         }
     }
+
+    /// The messages the model reads of `history` this turn.
+    func read(_ history: [HistoryEntry]) -> [ChatMessage] { historyTransform(history).map(\.message) }
 
     /// `options` with a token limit no answer under `schema` can reach, unless the caller set one;
     /// an answer with no longest form (free text) gets `maximumTextTokens`.
@@ -222,15 +236,15 @@ struct AgentLoop: Sendable {
 
 extension AgentLoop {
     /// One free-text turn, for a session without tools asked for text: no schema, no loop.
-    func plainTurn(_ conversation: [ChatMessage]) async -> Run {
+    func plainTurn(_ conversation: [HistoryEntry]) async -> Run {
         var run = Run(outcome: .cancelled)
         observe(.turnStarted(turn: 1, finalOnly: true))
         do {
-            let (reply, loop) = try await generate(ModelRequest(messages: conversation, options: bounded(options, by: nil)), turn: 1)
+            let (reply, loop) = try await generate(ModelRequest(messages: read(conversation), options: bounded(options, by: nil)), turn: 1)
             recordTurn(1, reply, parsed: nil)
             run.usage.add(reply.usage)
             run.modelID = reply.modelID
-            run.messages = [.assistant(reply.text)]
+            run.messages = [HistoryEntry(message: .assistant(reply.text), source: .modelTurn(final: loop == nil), response: response)]
             if let loop {
                 let message = AgentStateMachine.repetitionMessage(loop)
                 record(.error(.init(message: message)))

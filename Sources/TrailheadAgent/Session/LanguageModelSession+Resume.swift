@@ -38,8 +38,8 @@ extension LanguageModelSession {
         guard let resumed else { return }
         var conversation = Self.conversation(of: resumed, summarize: summarize)
         // Outside the lock: the system message reads the session's configuration.
-        let needsInstructions = !conversation.isEmpty && conversation.first?.role != .system
-        if needsInstructions { conversation.insert(.system(systemMessage), at: 0) }
+        let needsInstructions = !conversation.isEmpty && conversation.first?.source != .instructions
+        if needsInstructions { conversation.insert(HistoryEntry(message: .system(systemMessage), source: .instructions, response: 0), at: 0) }
         state.withLock { $0.conversation = conversation }
         if needsInstructions { record(.instructions(.init(text: systemMessage, tools: toolNames))) }
     }
@@ -48,9 +48,10 @@ extension LanguageModelSession {
     /// and received, rebuilt in the loop's own words (`AgentLoop.feedback` for tool results).
     static func conversation(
         of entries: [Transcript.Entry], summarize: (String, GeneratedContent) -> GeneratedContent
-    ) -> [ChatMessage] {
-        var committed: [ChatMessage] = []
-        var pending: [ChatMessage] = []
+    ) -> [HistoryEntry] {
+        var committed: [HistoryEntry] = []
+        var pending: [HistoryEntry] = []
+        var response = 0
         // Calls of the current turn in the order the model made them, and their outputs by id.
         var calls: [Transcript.ToolCall] = []
         var outputs: [String: Transcript.ToolOutput] = [:]
@@ -65,12 +66,12 @@ extension LanguageModelSession {
             calls = []
             outputs = [:]
             guard !outcomes.isEmpty else { return }
-            let feedback = AgentLoop.feedback(outcomes, summarize: summarize)
-            if inPrompt, let last = pending.last, last.role == .user {
+            let feedback = HistoryEntry(outcomes, response: response, summarize: summarize)
+            if inPrompt, let last = pending.last, last.source == .prompt {
                 // Prefetched calls: their results were appended to the prompt.
-                pending[pending.count - 1].content += "\n" + feedback
+                pending[pending.count - 1].message.content += "\n" + feedback.message.content
             } else {
-                pending.append(.user(feedback))
+                pending.append(feedback)
             }
         }
 
@@ -78,9 +79,12 @@ extension LanguageModelSession {
             switch entry {
             case .instructions(let instructions):
                 // First, or recorded after a client's earlier turns: either way the model read them first.
-                if committed.first?.role != .system { committed.insert(.system(instructions.text), at: 0) }
+                if committed.first?.source != .instructions {
+                    committed.insert(HistoryEntry(message: .system(instructions.text), source: .instructions, response: 0), at: 0)
+                }
             case .prompt(let prompt):
-                pending = [.user(prompt.text)]
+                response = (committed.last?.response ?? 0) + 1
+                pending = [HistoryEntry(message: .user(prompt.text), source: .prompt, response: response)]
                 calls = []
                 outputs = [:]
                 inPrompt = true
@@ -91,13 +95,14 @@ extension LanguageModelSession {
             case .modelTurn(let turn):
                 flushCalls()
                 inPrompt = false
-                pending.append(.assistant(turn.text))
+                pending.append(HistoryEntry(message: .assistant(turn.text), source: .modelTurn(final: false), response: response))
             case .repair(let repair):
                 flushCalls()
                 inPrompt = false
-                pending.append(.user(repair.message))
+                pending.append(HistoryEntry(message: .user(repair.message), source: .repair, response: response))
             case .response:
                 flushCalls()
+                if let last = pending.indices.last, case .modelTurn = pending[last].source { pending[last].source = .modelTurn(final: true) }
                 committed += pending
                 pending = []
                 inPrompt = false

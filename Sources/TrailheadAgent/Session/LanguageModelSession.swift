@@ -27,8 +27,9 @@ public final class LanguageModelSession: Sendable {
         /// Entries of a stored transcript this session continues, read into `conversation` by
         /// the first response (with the configuration's summaries of tool outputs).
         var resumed: [Transcript.Entry]?
-        /// What the model has read so far: the system message, prompts, its turns, tool results.
-        var conversation: [ChatMessage] = []
+        /// What the model has read so far: the system message, prompts, its turns, tool results
+        /// (before the configuration's `historyTransform`).
+        var conversation: [HistoryEntry] = []
         var isResponding = false
         var calls = 0
         var prewarm: Task<Void, Never>?
@@ -41,6 +42,11 @@ public final class LanguageModelSession: Sendable {
         public var limits = Limits()
         /// What the model reads of a tool's result (the transcript keeps it whole).
         public var summarizeToolOutput: @Sendable (_ tool: String, _ result: GeneratedContent) -> GeneratedContent = { $1 }
+        /// What the model reads of the conversation each turn (Foundation Models 27's
+        /// `historyTransform`): `.rollingWindow(entries:)`, `.droppingCompletedToolCalls`,
+        /// `.summarizingToolOutputs(…)`, or any function of the history. `nil` sends all of it.
+        /// The transcript keeps everything either way.
+        public var historyTransform: HistoryTransform?
         /// Checks of a final answer beyond its schema (distinct dates, say): problems in words
         /// the model can act on; a non-empty list is a repair turn.
         public var checkAnswer: @Sendable (GeneratedContent) -> [String] = { _ in [] }
@@ -67,6 +73,9 @@ public final class LanguageModelSession: Sendable {
         /// `stop_on_first_tool`: for a caller that wants the calls themselves (an evaluation that
         /// scores them, an agent whose tools are its answer). Default false: the model answers.
         public var stopsAfterToolCalls = false
+        /// When the model sees a `searchTools` tool instead of the list of tools (default: more
+        /// than 16 tools, or more than 2,000 tokens of their descriptions).
+        public var toolSearch = ToolSearch.automatic
 
         public init() {}
     }
@@ -92,6 +101,11 @@ public final class LanguageModelSession: Sendable {
         self.tools = table
         self.toolNames = names
         self.duplicateToolNames = Dictionary(grouping: tools.map(\.name), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        let callable = names.filter { AgentStateMachine.fixedArguments(table[$0]!.parameters.json) == nil }.map { table[$0]! }
+        let presentation = ToolInstructions(calls: .one)
+        listedTools = callable.map(\.name)
+        toolListings = Dictionary(callable.map { ($0.name, presentation.describe($0)) }, uniquingKeysWith: { a, _ in a })
+        searchIndex = ToolSearchIndex(callable.map { ToolSearchIndex.Document(name: $0.name, description: $0.description, parameters: $0.parameters) })
         state = Mutex(State())
     }
 
@@ -108,6 +122,19 @@ public final class LanguageModelSession: Sendable {
 
     /// Tool names given to more than one tool: the first `respond` refuses to run.
     let duplicateToolNames: [String]
+    /// The tools the model has something to decide about (not those whose arguments are all fixed).
+    let listedTools: [String]
+    /// Each of them as the instructions show it (`ToolInstructions`).
+    let toolListings: [String: String]
+    /// Those tools for `searchTools`.
+    let searchIndex: ToolSearchIndex
+
+    /// The search tool, when `configuration.toolSearch` applies to this session's tools.
+    func searchTool(_ configuration: Configuration) -> SessionTool? {
+        let search = configuration.toolSearch
+        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }) else { return nil }
+        return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch))
+    }
 
     /// Everything the session did so far.
     public var transcript: Transcript { state.withLock { $0.transcript } }
@@ -141,9 +168,15 @@ public final class LanguageModelSession: Sendable {
     var systemMessage: String {
         var lines: [String] = []
         if let instructions, !instructions.text.isEmpty { lines.append(instructions.text) }
-        let callable = toolNames.filter { AgentStateMachine.fixedArguments(tools[$0]!.parameters.json) == nil }.map { tools[$0]! }
+        let configuration = configuration
         let presentation = ToolInstructions(calls: configuration.limits.maximumCallsPerTurn > 1 ? .chained : .one)
-        lines += presentation.lines(for: callable)
+        if let search = searchTool(configuration) {
+            lines += presentation.lines(for: [search])
+            lines.append(
+                "\(listedTools.count) more tools are not listed here: call \(search.name) with what the request asks to find the ones it needs, then call them.")
+        } else {
+            lines += presentation.lines(for: listedTools.map { tools[$0]! })
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -209,7 +242,7 @@ public final class LanguageModelSession: Sendable {
         if state.withLock({ $0.conversation.isEmpty }) {
             let system = systemMessage
             record(.instructions(.init(text: system, tools: toolNames, outputSchema: schema?.json, request: configuration.request)))
-            state.withLock { $0.conversation = [.system(system)] }
+            state.withLock { $0.conversation = [HistoryEntry(message: .system(system), source: .instructions, response: 0)] }
         }
         record(.prompt(.init(text: prompt.text)))
         var message = prompt.text
@@ -218,12 +251,19 @@ public final class LanguageModelSession: Sendable {
             message += schema.promptDescription
         }
 
+        let search = searchTool(configuration)
+        let runnable = search.map { tools.merging([($0.name, $0)], uniquingKeysWith: { a, _ in a }) } ?? tools
         let loop = AgentLoop(
-            model: model, options: options, tools: SessionToolRunner(tools: tools, approve: configuration.approve), record: { self.record($0) },
+            model: model, options: options, tools: SessionToolRunner(tools: runnable, approve: configuration.approve), record: { self.record($0) },
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
             nextCallID: { self.nextCallID() }, maximumTextTokens: configuration.maximumTextTokens,
-            stopsAfterToolCalls: configuration.stopsAfterToolCalls)
+            stopsAfterToolCalls: configuration.stopsAfterToolCalls, historyTransform: configuration.historyTransform ?? .identity,
+            response: state.withLock { ($0.conversation.last?.response ?? 0) + 1 }, searchTool: search?.name)
         var stateMachine = machine
+        var prefetch = prefetch
+        if let search, configuration.toolSearch.searchesPrompt {
+            prefetch.append(ToolCallRequest(tool: search.name, arguments: ["query": .string(prompt.text)]))
+        }
         if !prefetch.isEmpty {
             events(.prefetching(tools: prefetch.map(\.tool)))
             let ids = prefetch.map { _ in nextCallID() }
@@ -235,7 +275,7 @@ public final class LanguageModelSession: Sendable {
             message += "\n" + AgentLoop.feedback(outcomes, summarize: configuration.summarizeToolOutput)
         }
 
-        let conversation = state.withLock { $0.conversation } + [.user(message)]
+        let conversation = state.withLock { $0.conversation } + [HistoryEntry(message: .user(message), source: .prompt, response: loop.response)]
         let run: AgentLoop.Run
         if case .text = answer, toolNames.isEmpty {
             run = await loop.plainTurn(conversation)
@@ -269,14 +309,19 @@ public final class LanguageModelSession: Sendable {
         if !duplicateToolNames.isEmpty {
             throw .setup(SessionSetupError("more than one tool is named \(duplicateToolNames.joined(separator: ", ")): tool names must be unique in a session"))
         }
+        let search = searchTool(configuration)
+        if let search, tools[search.name] != nil {
+            throw .setup(SessionSetupError("a tool is named \(search.name), the name of tool search: rename it, or set configuration.toolSearch = .never"))
+        }
         for call in prefetch where tools[call.tool] == nil {
             throw .setup(SessionSetupError("prefetched call of \(call.tool), which is not one of the session's tools (\(toolNames.joined(separator: ", ")))"))
         }
         let guardrail: GroundingGuard
         do { guardrail = try grounding.makeGuard(tools: tools, answer: schema) } catch { throw .setup(error) }
         return AgentStateMachine(
-            tools: toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
+            tools: (search.map { [$0] } ?? []).map { AgentStateMachine.ToolSchema(name: $0.name, arguments: $0.parameters) }
+                + toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
             outputSchema: schema?.json ?? String.generationSchema.json, grounding: guardrail, limits: configuration.limits,
-            mode: mode, extraFinalCheck: configuration.checkAnswer)
+            mode: mode, extraFinalCheck: configuration.checkAnswer, searchTool: search?.name)
     }
 }

@@ -47,7 +47,7 @@ struct ToolInstructions {
         return lines
     }
 
-    private func describe(_ tool: SessionTool) -> String {
+    func describe(_ tool: SessionTool) -> String {
         let detail = tool.includesSchemaInInstructions ? .schemas : self.detail
         switch detail {
         case .names:

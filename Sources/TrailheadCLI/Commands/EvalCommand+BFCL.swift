@@ -23,8 +23,9 @@ extension EvalCommand {
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
         let transcripts = arguments.value(of: "transcripts").map(context.absolutePath)
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
-        let evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
+        var evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
         let cases = try evaluation.cases(categories, limit: limit)
+        try configureToolCount(&evaluation, arguments, categories: categories)
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
         for (number, item) in cases.enumerated() {
@@ -43,6 +44,22 @@ extension EvalCommand {
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(loadAverage())")
         }
         return .success
+    }
+
+    /// `--distractors N` (functions of the categories' other cases added to each case's) and
+    /// `--tool-search always|never|automatic`, `--search-prompt`.
+    static func configureToolCount(_ evaluation: inout BFCLEvaluation, _ arguments: ParsedArguments, categories: [String]) throws {
+        if let text = arguments.value(of: "tool-search") {
+            guard let mode = ToolSearch.Mode(rawValue: text) else {
+                throw UsageError("--tool-search must be always, never or automatic, not '\(text)'")
+            }
+            evaluation.toolSearch = ToolSearch(mode: mode)
+        }
+        evaluation.toolSearch.searchesPrompt = arguments.flag("search-prompt")
+        guard let text = arguments.value(of: "distractors") else { return }
+        guard let count = Int(text), count >= 0 else { throw UsageError("--distractors must be a whole number ≥ 0, not '\(text)'") }
+        evaluation.distractorCount = count
+        if count > 0 { evaluation.distractors = BFCLDistractors(cases: try evaluation.cases(categories, limit: nil)) }
     }
 
     /// Where the peers send their requests: the managed local model's server, or the HTTP model's

@@ -40,6 +40,9 @@ struct EvalCommand: Command {
             .flag("bfcl", help: "Evaluate tool calling on BFCL v4 cases instead of planning trips."),
             .option("limit", valueName: "N", help: "With --bfcl: the first N cases of each category (default all)."),
             .flag("no-peers", help: "With --bfcl: Trailhead alone, without the peers."),
+            .option("distractors", valueName: "N", help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only)."),
+            .option("tool-search", valueName: "MODE", help: "With --bfcl: always, never or automatic (default) searchTools instead of listing the tools."),
+            .flag("search-prompt", help: "With --bfcl: search the tools with the prompt before the first turn (ToolSearch.searchesPrompt)."),
             CommonOptions.plugins, CommonOptions.manifests,
         ],
         positionals: [.optional("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).")])

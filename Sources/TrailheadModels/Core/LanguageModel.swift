@@ -21,6 +21,15 @@ public protocol LanguageModel: Sendable {
     /// cannot tell.
     func countTokens(_ text: String) async throws -> Int?
 
+    /// Tokens of context one conversation may fill, prompt and answer together (Foundation
+    /// Models 27's `contextSize`), or `nil` when the backend does not say.
+    var contextSize: Int? { get async }
+
+    /// The tokens `messages` take as the model reads them, chat template included (Foundation
+    /// Models 27's `tokenCount(for:)`): exact where the backend can count (llama.cpp), otherwise
+    /// `TokenEstimate`'s estimate, whose error bound is stated there.
+    func tokenCount(for messages: [ChatMessage]) async throws -> Int
+
     /// Streams the answer to `request`: text deltas, then exactly one `.completed` record.
     /// Cancelling the consuming task cancels the underlying request.
     func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error>
@@ -32,6 +41,10 @@ extension LanguageModel {
     public func prewarm(prefix: [ChatMessage]) async throws {}
 
     public func countTokens(_ text: String) async throws -> Int? { nil }
+
+    public var contextSize: Int? { get async { nil } }
+
+    public func tokenCount(for messages: [ChatMessage]) async throws -> Int { TokenEstimate(messages).tokens }
 
     /// Runs `request` to the end and returns the final record.
     public func respond(to request: ModelRequest) async throws -> ModelResponse {

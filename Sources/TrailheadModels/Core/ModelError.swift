@@ -18,6 +18,10 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSchema(message: String)
     /// Starting or talking to the managed local server failed.
     case localServer(message: String)
+    /// The request's prompt takes `tokenCount` tokens and the model's context holds
+    /// `contextSize`: raised before the request is sent (Foundation Models 27's
+    /// `contextSizeExceeded`), never a server-side truncation the caller cannot see.
+    case contextSizeExceeded(tokenCount: Int, contextSize: Int)
 
     public var description: String {
         switch self {
@@ -31,6 +35,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .scriptExhausted(let path, let used): "\(path): the script has no more outputs (all \(used) used)"
         case .unsupportedSchema(let message): "schema cannot be compiled to a grammar: \(message)"
         case .localServer(let message): "local model: \(message)"
+        case .contextSizeExceeded(let tokenCount, let contextSize):
+            "the prompt takes \(tokenCount) tokens and the model's context holds \(contextSize): shorten it, or shape the history the model reads (LanguageModelSession.Configuration.historyTransform)"
         }
     }
 }

@@ -80,6 +80,23 @@ public struct HybridModel: LanguageModel {
         return nil
     }
 
+    /// The larger of the two: a request too long for the preferred model falls back to the
+    /// other (its `contextSizeExceeded` is a failure before any output), so only one too long
+    /// for both fails.
+    public var contextSize: Int? {
+        get async {
+            let sizes = [await primary.contextSize, await secondary.contextSize]
+            return sizes.contains(nil) ? nil : sizes.compactMap { $0 }.max()
+        }
+    }
+
+    public func tokenCount(for messages: [ChatMessage]) async throws -> Int {
+        for model in [ordered.0, ordered.1] where await model.availability.isAvailable {
+            return try await model.tokenCount(for: messages)
+        }
+        return TokenEstimate(messages).tokens
+    }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let (first, second) = ordered
         let (firstOptions, secondOptions) = prefer == .primary ? (primaryOptions, secondaryOptions) : (secondaryOptions, primaryOptions)
@@ -125,7 +142,7 @@ public struct HybridModel: LanguageModel {
     func fallbackAllowed(after error: any Error) -> Bool {
         guard fallback == .whenUnreachable else { return true }
         switch error as? ModelError {
-        case .connection?, .unavailable?, .timedOut?: return true
+        case .connection?, .unavailable?, .timedOut?, .contextSizeExceeded?: return true
         default: return false
         }
     }

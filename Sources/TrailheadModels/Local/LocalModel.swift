@@ -61,6 +61,15 @@ public final class LocalModel: LanguageModel, Sendable {
         try await manager.ensureRunning().countTokens(text)
     }
 
+    /// The configured context per slot (`LocalModelConfiguration.contextSize`), known without
+    /// starting the server.
+    public var contextSize: Int? { get async { configuration.contextSize } }
+
+    /// Exact, by the model's own template and tokenizer; starts the server if it is not running.
+    public func tokenCount(for messages: [ChatMessage]) async throws -> Int {
+        try await manager.ensureRunning().tokenCount(for: messages)
+    }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         .producing { continuation in
             await self.gate.acquire()

@@ -221,7 +221,8 @@ actor LocalServerManager {
             configuration: .init(
                 endpoint: ModelEndpoint(baseURL: URL(string: "http://127.0.0.1:\(port)/v1")!),
                 constraint: .grammar, defaultOptions: configuration.defaultOptions,
-                retry: RetryPolicy(maximumRetries: 1, initialDelay: 0.1), idleTimeout: 120, id: modelID))
+                retry: RetryPolicy(maximumRetries: 1, initialDelay: 0.1), idleTimeout: 120, id: modelID,
+                contextSize: configuration.contextSize))
     }
 
     private func appendToLog(_ text: String) {

@@ -30,11 +30,14 @@ public struct OpenAICompatibleConfiguration: Sendable {
     public var validatesOutput: Bool
     /// The id reported in final records; defaults to the endpoint's text.
     public var id: String?
+    /// Tokens of context per conversation, when known beforehand (the managed server's per
+    /// slot); `nil` asks a llama.cpp server (`/props`) and leaves other servers unknown.
+    public var contextSize: Int?
 
     public init(
         endpoint: ModelEndpoint, apiKeyEnvironmentVariable: String? = nil, constraint: ConstraintMode = .automatic,
         defaultOptions: GenerationOptions = .init(), retry: RetryPolicy = .init(), idleTimeout: Double = 60,
-        requestTimeout: Double = 600, validatesOutput: Bool = true, id: String? = nil
+        requestTimeout: Double = 600, validatesOutput: Bool = true, id: String? = nil, contextSize: Int? = nil
     ) {
         self.endpoint = endpoint
         self.apiKeyEnvironmentVariable = apiKeyEnvironmentVariable
@@ -45,6 +48,7 @@ public struct OpenAICompatibleConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.validatesOutput = validatesOutput
         self.id = id
+        self.contextSize = contextSize
     }
 }
 

@@ -18,6 +18,8 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
 
     /// How the server takes a schema, once probed (or configured).
     private let knownDialect = Locked<StructuredOutputDialect?>(nil)
+    /// The server's context per slot, when the dialect's `/props` probe said it.
+    private let knownContextSize = Locked<Int?>(nil)
 
     public init(configuration: OpenAICompatibleConfiguration) {
         self.configuration = configuration
@@ -86,6 +88,36 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         return tokens.count
     }
 
+    /// The configured size, else what llama.cpp's `/props` said a slot holds
+    /// (`default_generation_settings.n_ctx`, read by the dialect's probe); `nil` for servers that
+    /// do not say, and for a constraint configured without a probe.
+    public var contextSize: Int? {
+        get async {
+            if let configured = configuration.contextSize { return configured }
+            _ = await dialect()
+            return knownContextSize.current
+        }
+    }
+
+    /// Exact on llama.cpp: the messages rendered by the model's own chat template
+    /// (`/apply-template`), then `/tokenize`d with its special tokens; `TokenEstimate` elsewhere.
+    public func tokenCount(for messages: [ChatMessage]) async throws -> Int {
+        guard await serverIsLlamaCpp() else { return TokenEstimate(messages).tokens }
+        let rendered = try await fetchJSON(
+            configuration.endpoint.serverRoot.appendingPathComponent("apply-template"),
+            body: ["messages": .array(messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] })])
+        guard let prompt = rendered["prompt"]?.stringValue else {
+            throw ModelError.protocolViolation(model: id, message: "/apply-template answered without 'prompt'")
+        }
+        let answer = try await fetchJSON(
+            configuration.endpoint.serverRoot.appendingPathComponent("tokenize"),
+            body: ["content": .string(prompt), "add_special": true, "parse_special": true])
+        guard let tokens = answer["tokens"]?.arrayValue else {
+            throw ModelError.protocolViolation(model: id, message: "/tokenize answered without 'tokens'")
+        }
+        return tokens.count
+    }
+
     // MARK: - Generation
 
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
@@ -98,6 +130,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         let started = monotonicSeconds()
         let key = try apiKey()
         let dialect = await dialect()
+        if let contextSize = await contextSize { try await checkFits(request.messages, contextSize: contextSize) }
         let body = ChatCompletionRequestBody.make(
             messages: request.messages, modelName: configuration.endpoint.modelName,
             options: request.options.over(configuration.defaultOptions),
@@ -164,6 +197,8 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         let found: StructuredOutputDialect
         if let props = props.body, props["default_generation_settings"] != nil || props["build_info"] != nil {
             found = .llamaCppGrammar
+            let size = props["default_generation_settings"]?["n_ctx"]?.intValue ?? props["n_ctx"]?.intValue
+            knownContextSize.withLock { $0 = size.flatMap { $0 > 0 ? $0 : nil } }
         } else if let version = await get("version").body?["version"]?.stringValue {
             found = StructuredOutputDialect.vllm(version: version)
         } else {

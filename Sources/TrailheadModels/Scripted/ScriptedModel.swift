@@ -9,10 +9,13 @@ import TrailheadSupport
 /// `"text"` (or `"output"`) member (and optionally `"delayMs"`, a wait before it streams, as a
 /// slow model would make: tests of what happens mid-answer use it), or a transcript entry — only entries with
 /// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. Running past the
-/// last output is a `ModelError.scriptExhausted`.
+/// last output is a `ModelError.scriptExhausted`. Given a `contextSize`, it refuses a request
+/// whose messages do not fit (by `TokenEstimate`) before replaying anything, as a real backend does.
 public final class ScriptedModel: LanguageModel, Sendable {
     public let id: String
     public let path: String
+    /// The context the script pretends to have; `nil`: unbounded.
+    private let scriptedContextSize: Int?
     private let outputs: [String]
     /// Milliseconds to wait before each output (0 for most).
     private let delays: [Double]
@@ -52,8 +55,9 @@ public final class ScriptedModel: LanguageModel, Sendable {
     }
 
     /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given).
-    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = []) {
+    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], contextSize: Int? = nil) {
         self.outputs = outputs
+        self.scriptedContextSize = contextSize
         self.delays = outputs.indices.map { $0 < delaysMs.count ? delaysMs[$0] : 0 }
         self.path = path
         self.chunkSize = max(1, chunkSize)
@@ -65,13 +69,26 @@ public final class ScriptedModel: LanguageModel, Sendable {
     /// The same script, starting after its first `count` outputs: a conversation resumed from a
     /// transcript that already holds `count` model turns replays what comes next.
     public func skipping(_ count: Int) -> ScriptedModel {
-        ScriptedModel(outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)))
+        ScriptedModel(
+            outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)),
+            contextSize: scriptedContextSize)
     }
 
     /// How many outputs have been replayed.
     public var used: Int { next.current }
 
+    public var contextSize: Int? { get async { scriptedContextSize } }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
+        guard let contextSize = scriptedContextSize else { return replayNext(request) }
+        return .producing { continuation in
+            try await self.checkFits(request.messages, contextSize: contextSize)
+            for try await event in self.replayNext(request) { continuation.yield(event) }
+        }
+    }
+
+    /// Streams the next output, and counts it used.
+    private func replayNext(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let index: Int = next.withLock { value in
             defer { value += 1 }
             return value

@@ -51,6 +51,10 @@ struct BFCLEvaluation {
     var peerEndpoint: String?
     var transcripts: String?
     var options = GenerationOptions(temperature: 0)
+    /// Functions of other cases to add to each case's own (Trailhead only; the peers get the case's).
+    var distractors: BFCLDistractors?
+    var distractorCount = 0
+    var toolSearch = ToolSearch.automatic
 
     func cases(_ categories: [String], limit: Int?) throws(CommandError) -> [BFCLCase] {
         var request: JSONObject = ["op": "cases", "categories": .array(categories.map { .string($0) })]
@@ -79,9 +83,11 @@ struct BFCLEvaluation {
     }
 
     private func trailhead(_ item: BFCLCase) throws(CommandError) -> CaseResult {
-        let session = LanguageModelSession(model: model, tools: item.tools, instructions: Instructions(item.instructions))
+        let tools = distractors?.tools(for: item, count: distractorCount) ?? item.tools
+        let session = LanguageModelSession(model: model, tools: tools, instructions: Instructions(item.instructions))
         var configuration = session.configuration
         configuration.stopsAfterToolCalls = true
+        configuration.toolSearch = toolSearch
         if let transcripts {
             do { configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
                 throw CommandError("\(error)")
@@ -96,7 +102,8 @@ struct BFCLEvaluation {
         let seconds = monotonicSeconds() - started
         var calls: [GeneratedContent] = []
         for entry in session.transcript.entries {
-            if case .toolCall(let call) = entry, call.prefetched != true {
+            // (Tool search is how Trailhead found the function, not a call BFCL asked for.)
+            if case .toolCall(let call) = entry, call.prefetched != true, call.tool != ToolSearch.toolName {
                 calls.append(["name": .string(call.tool), "arguments": call.arguments])
             }
         }
@@ -105,7 +112,7 @@ struct BFCLEvaluation {
         var rates = ModelRates()
         for entry in session.transcript.entries { if case .modelTurn(let turn) = entry { rates.add(turn) } }
         var verdict = try score(item, calls)
-        if case .failure(let error) = outcome, verdict.error.isEmpty { verdict.error = "\(error)" }
+        if case .failure(let error) = outcome { verdict.error = verdict.error.isEmpty ? "\(error)" : "\(verdict.error) (\(error))" }
         return CaseResult(
             agent: .trailhead, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, seconds: seconds,
             promptTokens: tokens.inputTokens, completionTokens: tokens.outputTokens, calls: calls, rates: rates)

@@ -4,7 +4,7 @@
 // the types' own members. The seed's tool asked MapKit; this one asks the points-of-interest index,
 // through the bundled plugin.
 //
-//     TripPlanner "Joshua Tree National Park" [--days 3] [--model local|local:test|scripted:FILE]
+//     TripPlanner "Joshua Tree National Park" [--days 3] [--model local|local:test|scripted:FILE] [--transcript FILE]
 import Foundation
 import Trailhead
 
@@ -86,6 +86,7 @@ struct FindPointsOfInterestTool: Tool {
         let found = try await places.call(
             "findPointsOfInterest", arguments: ["landmark": .string(landmark), "category": .string(arguments.pointOfInterest.rawValue)])
         let names = (found["results"]?.arrayValue ?? []).prefix(5).compactMap { $0["name"]?.stringValue }
+        guard !names.isEmpty else { return "There are no \(arguments.pointOfInterest.rawValue) places in \(landmark): plan with the places found." }
         return "There are these \(arguments.pointOfInterest.rawValue) places in \(landmark): \(names.joined(separator: ", "))"
     }
 }
@@ -136,6 +137,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 }
 let modelSpec = option("--model") ?? "local"
 let dayCount = Int(option("--days") ?? "3") ?? 3
+let transcriptPath = option("--transcript")
 let landmark = arguments.first ?? "Joshua Tree National Park"
 let home = ProcessInfo.processInfo.environment["TRAILHEAD_HOME"] ?? FileManager.default.currentDirectoryPath
 let places = ToolRegistry(.checkout(home))
@@ -145,6 +147,7 @@ let model = try ModelSpecifier.model(modelSpec)
 switch await model.availability {
 case .available:
     let planner = ItineraryPlanner(landmark: landmark, model: model, places: places)
+    if let transcriptPath { planner.session.configuration.transcriptFile = try TranscriptWriter(path: transcriptPath) }
     planner.prewarm()
     var shownDays = 0
     let itinerary = try await planner.suggestItinerary(dayCount: dayCount) { partial in

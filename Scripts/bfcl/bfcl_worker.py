@@ -26,6 +26,7 @@ import re
 import sys
 import time
 import types
+import urllib.error
 import urllib.request
 
 # The checker asks MODEL_CONFIG_MAPPING[model].underscore_to_dot; Trailhead keeps dots in names.
@@ -167,8 +168,13 @@ def op_peer(request):
     started = time.monotonic()
     http = urllib.request.Request(request["url"].rstrip("/") + "/chat/completions", data=json.dumps(body).encode(),
                                   headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
-        reply = json.load(response)
+    try:
+        with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
+            reply = json.load(response)
+    except (TimeoutError, urllib.error.URLError) as error:
+        # The peer failed this case (no calls), not the whole evaluation.
+        return {"seconds": time.monotonic() - started, "prompt_tokens": None, "completion_tokens": None,
+                "content": "", "native": [], "text": [], "error": f"{type(error).__name__}: {error}"}
     seconds = time.monotonic() - started
     message = reply["choices"][0]["message"]
     native = []

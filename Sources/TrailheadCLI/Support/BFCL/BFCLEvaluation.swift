@@ -68,7 +68,11 @@ struct BFCLEvaluation {
     func evaluate(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
         var results = [try trailhead(item)]
         if let peerEndpoint {
-            let reply = try worker.ask(["op": "peer", "id": .string(item.id), "url": .string(peerEndpoint), "temperature": .number(options.temperature ?? 0)])
+            // The peers get the bound a Trailhead free-text answer gets, so a runaway reply ends.
+            let reply = try worker.ask([
+                "op": "peer", "id": .string(item.id), "url": .string(peerEndpoint), "temperature": .number(options.temperature ?? 0),
+                "max_tokens": .number(Double(LanguageModelSession.Configuration().maximumTextTokens)),
+            ])
             let seconds = reply["seconds"]?.doubleValue ?? 0
             let prompt = reply["prompt_tokens"]?.doubleValue.map(Int.init), completion = reply["completion_tokens"]?.doubleValue.map(Int.init)
             for (agent, key) in [(Agent.native, "native"), (.text, "text")] {

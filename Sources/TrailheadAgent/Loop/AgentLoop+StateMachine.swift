@@ -58,6 +58,8 @@ struct AgentStateMachine: Sendable {
     private let limits: Limits
     private let mode: ToolCallingMode
     private let extraFinalCheck: @Sendable (GeneratedContent) -> [String]
+    /// The instructions' examples, which the answer must not copy.
+    private var exampleCopies: ExampleCopies
     private(set) var grounding: GroundingGuard
     /// Why the loop ended without an answer, when a grounded field could not be backed.
     private(set) var groundingFailure: GroundingFailure?
@@ -76,11 +78,13 @@ struct AgentStateMachine: Sendable {
     /// - Parameters:
     ///   - mode: whether the model may, must or must not call tools in this response.
     ///   - extraFinalCheck: checks beyond the schema (e.g. distinct dates), returning problems.
+    ///   - exampleCopies: the instructions' examples and the request, to refuse an answer that copies an example.
     init(
         tools: [ToolSchema], outputSchema: GeneratedContent, grounding: GroundingGuard, limits: Limits = Limits(),
         mode: ToolCallingMode = .allowed, extraFinalCheck: @escaping @Sendable (GeneratedContent) -> [String] = { _ in [] },
-        searchTool: String? = nil
+        exampleCopies: ExampleCopies = ExampleCopies(examples: [], request: ""), searchTool: String? = nil
     ) {
+        self.exampleCopies = exampleCopies
         self.searchTool = searchTool
         self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.toolOrder = tools.map(\.name)
@@ -212,6 +216,7 @@ struct AgentStateMachine: Sendable {
                 return fail("the output schema is invalid: \(error)")
             }
             problems += extraFinalCheck(content)
+            problems += exampleCopies.problems(in: content, schema: narrowed)
             if !problems.isEmpty {
                 return repair(turn: turn, finalOnly: finalOnly, "Your final answer is invalid: " + problems.prefix(5).joined(separator: "; "))
             }
@@ -279,6 +284,8 @@ struct AgentStateMachine: Sendable {
         if outcome.call.tool == searchTool { found.formUnion(SearchToolsTool.names(in: outcome.result).filter { tools[$0] != nil }) }
         callCounts[outcome.call, default: 0] = max(callCounts[outcome.call, default: 0], 1)
         grounding.record(tool: outcome.call.tool, result: outcome.result, error: outcome.error, prefetched: prefetched)
+        exampleCopies.heard(outcome.result)
+        exampleCopies.heard(outcome.error.map { .string($0) })
         if let tool = tools[outcome.call.tool], Self.fixedArguments(tool.arguments.json) != nil { exhausted.insert(tool.name) }
     }
 

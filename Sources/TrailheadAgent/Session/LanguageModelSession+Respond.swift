@@ -42,14 +42,14 @@ extension LanguageModelSession {
     // MARK: - Prompts written with a builder
 
     /// `respond(to:options:)` with the prompt written in a builder.
-    public func respond(options: GenerationOptions = GenerationOptions(), @PromptTextBuilder prompt: () throws -> [String]) async throws -> Response<String> {
+    public func respond(options: GenerationOptions = GenerationOptions(), @PromptTextBuilder prompt: () throws -> [PromptPiece]) async throws -> Response<String> {
         try await respond(to: Prompt(prompt), options: options)
     }
 
     /// `respond(to:generating:…)` with the prompt written in a builder.
     public func respond<Content: Generable>(
         generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
-        @PromptTextBuilder prompt: () throws -> [String]
+        @PromptTextBuilder prompt: () throws -> [PromptPiece]
     ) async throws -> Response<Content> {
         try await respond(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }

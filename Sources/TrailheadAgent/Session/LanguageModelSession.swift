@@ -112,9 +112,9 @@ public final class LanguageModelSession: Sendable {
     /// A session whose instructions are written with a builder (strings and `Generable` examples).
     public convenience init(
         model: some LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], grounding: Grounding = .none,
-        @PromptTextBuilder instructions: () throws -> [String]
+        @PromptTextBuilder instructions: () throws -> [PromptPiece]
     ) rethrows {
-        self.init(model: model, tools: tools, instructions: Instructions(try instructions().joined(separator: "\n")), grounding: grounding)
+        self.init(model: model, tools: tools, instructions: try Instructions(instructions), grounding: grounding)
     }
 
     /// The argument schema the model sees for the tool `name`.
@@ -237,7 +237,9 @@ public final class LanguageModelSession: Sendable {
             observe?(event)
         }
         let schema: GenerationSchema? = if case .schema(let schema) = answer { schema } else { nil }
-        let machine = try makeMachine(answer: answer, schema: schema, prefetch: prefetch, options: options, configuration: configuration)
+        let machine = try makeMachine(
+            answer: answer, schema: schema, prefetch: prefetch, options: options, configuration: configuration,
+            examples: ExampleCopies(examples: instructions?.examples ?? [], request: prompt.text))
 
         if state.withLock({ $0.conversation.isEmpty }) {
             let system = systemMessage
@@ -297,7 +299,8 @@ public final class LanguageModelSession: Sendable {
     }
 
     private func makeMachine(
-        answer: AnswerForm, schema: GenerationSchema?, prefetch: [ToolCallRequest], options: GenerationOptions, configuration: Configuration
+        answer: AnswerForm, schema: GenerationSchema?, prefetch: [ToolCallRequest], options: GenerationOptions, configuration: Configuration,
+        examples: ExampleCopies
     ) throws(GenerationError) -> AgentStateMachine {
         let mode = options.toolCallingMode ?? .allowed
         if case .named(let name) = mode.kind, tools[name] == nil {
@@ -322,6 +325,6 @@ public final class LanguageModelSession: Sendable {
             tools: (search.map { [$0] } ?? []).map { AgentStateMachine.ToolSchema(name: $0.name, arguments: $0.parameters) }
                 + toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
             outputSchema: schema?.json ?? String.generationSchema.json, grounding: guardrail, limits: configuration.limits,
-            mode: mode, extraFinalCheck: configuration.checkAnswer, searchTool: search?.name)
+            mode: mode, extraFinalCheck: configuration.checkAnswer, exampleCopies: examples, searchTool: search?.name)
     }
 }

@@ -51,7 +51,7 @@ extension LanguageModelSession {
     /// `streamResponse(to:generating:…)` with the prompt written in a builder.
     public func streamResponse<Content: Generable & Sendable>(
         generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
-        @PromptTextBuilder prompt: () throws -> [String]
+        @PromptTextBuilder prompt: () throws -> [PromptPiece]
     ) rethrows -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
         streamResponse(to: try Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }

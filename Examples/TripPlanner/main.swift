@@ -82,12 +82,20 @@ struct FindPointsOfInterestTool: Tool {
         ])
     }
 
+    /// The seed's MapKit search looked 20 km around the landmark; where the index has nothing of
+    /// a kind that close (Joshua Tree's restaurants are in the towns around it), it looks farther,
+    /// as a map search does, so the model is told what exists rather than left to make it up.
+    static let radiiKm: [Double] = [20, 50, 100]
+
     func call(arguments: Arguments) async throws -> String {
-        let found = try await places.call(
-            "findPointsOfInterest", arguments: ["landmark": .string(landmark), "category": .string(arguments.pointOfInterest.rawValue)])
-        let names = (found["results"]?.arrayValue ?? []).prefix(5).compactMap { $0["name"]?.stringValue }
-        guard !names.isEmpty else { return "There are no \(arguments.pointOfInterest.rawValue) places in \(landmark): plan with the places found." }
-        return "There are these \(arguments.pointOfInterest.rawValue) places in \(landmark): \(names.joined(separator: ", "))"
+        let kind = arguments.pointOfInterest.rawValue
+        for radius in Self.radiiKm {
+            let found = try await places.call(
+                "findPointsOfInterest", arguments: ["landmark": .string(landmark), "category": .string(kind), "radiusKm": .number(radius)])
+            let names = (found["results"]?.arrayValue ?? []).prefix(5).compactMap { $0["name"]?.stringValue }
+            if !names.isEmpty { return "There are these \(kind) places in \(landmark): \(names.joined(separator: ", "))" }
+        }
+        return "There are no \(kind) places in \(landmark): plan with the places found."
     }
 }
 

@@ -73,7 +73,9 @@ public struct SchemaBuilder: Sendable, Hashable {
     static func textPattern(words: ClosedRange<Int>, wordLength: Int, endsSentence: Bool) -> String {
         let first = max(1, words.lowerBound), last = max(first, words.upperBound)
         let part = "[\(wordLetters)]{1,\(wordLength)}"
-        let word = "\(part)(['’-]\(part))?"
+        // "&" is a word of its own, as names write it ("Pappy & Harriet's"): without it the model
+        // had to write a place's name in other words than the tool's.
+        let word = "(\(part)(['’-]\(part))?|&)"
         let inside = endsSentence ? ",;:" : wordEndings
         return "^(\(word)[\(inside)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
     }

@@ -12,7 +12,7 @@ final class LongestAnswerTests: XCTestCase {
         let grammar = try GBNFGrammar(schemaJSON: .object(note.json))
         XCTAssertTrue(grammar.isExact, "\(grammar.approximations)")
         let recognizer = try GBNFRecognizer(grammar.text)
-        for text in [#""Easy loop at dawn.""#, #""Café au lait, then""#, #""Bryce's family-run loop""#, #""Mt. Fuji at dawn""#] {
+        for text in [#""Easy loop at dawn.""#, #""Café au lait, then""#, #""Bryce's family-run loop""#, #""Mt. Fuji at dawn""#, #""Pappy & Harriet's""#] {
             XCTAssertTrue(recognizer.accepts(text), text)
         }
         for text in [#""Too short""#, #""one two three four five six""#, #""a  double space""#, #""waytoolongword a b""#, #"" lead a b""#] {
@@ -38,6 +38,8 @@ final class LongestAnswerTests: XCTestCase {
             XCTAssertTrue(sentences.accepts(whole), whole)
         }
         XCTAssertTrue(phrase.accepts(#""Desert Days""#))
+        XCTAssertTrue(phrase.accepts(#""Pappy & Harriet's Pioneertown Palace""#), "a place's name as the tool spells it")
+        XCTAssertFalse(phrase.accepts(#""Pappy&Harriet's""#))
         XCTAssertFalse(sentences.accepts(#""Desert Days""#), "a title is not a sentence")
     }
 

@@ -29,9 +29,11 @@ struct GroundingGuard: Sendable {
         var atLeast: Int
         /// Where the values are in a result, for messages ("/results/*/name").
         var valuesPath: String
+        /// Each value at most once in the answer (see `Grounding.Rule.distinct`).
+        var distinct: Bool
 
         init(
-            tool: String, target: JSONPath?, enough: Int? = nil, atLeast: Int? = nil, valuesPath: String = "",
+            tool: String, target: JSONPath?, enough: Int? = nil, atLeast: Int? = nil, valuesPath: String = "", distinct: Bool = false,
             extract: @escaping @Sendable (GeneratedContent) -> [String]
         ) {
             self.tool = tool
@@ -39,6 +41,7 @@ struct GroundingGuard: Sendable {
             self.enough = enough
             self.atLeast = atLeast ?? (target.map { $0.tokens.last == "*" ? 0 : 1 } ?? 1)
             self.valuesPath = valuesPath
+            self.distinct = distinct
             self.extract = extract
         }
     }
@@ -163,6 +166,42 @@ struct GroundingGuard: Sendable {
             }
         }
         return edit.json
+    }
+
+    /// What an answer's schema cannot say: a distinct field's value written more than once. Each
+    /// problem names where the repeat is, where the value was first, and the gathered values the
+    /// answer does not use yet (the first 8), so that a small model can pick one instead of
+    /// guessing again.
+    func problems(in answer: GeneratedContent) -> [String] {
+        var problems: [String] = []
+        for (rule, gathered) in zip(rules, values) where rule.distinct {
+            guard let target = rule.target else { continue }
+            let written = Self.occurrences(of: target.tokens[...], in: answer, at: [])
+            var first: [String: String] = [:]
+            var repeats: [String] = []
+            for (pointer, value) in written {
+                if let earlier = first[value] { repeats.append("\(pointer): \"\(value)\" is already at \(earlier)") } else { first[value] = pointer }
+            }
+            guard !repeats.isEmpty else { continue }
+            let unused = gathered.filter { first[$0] == nil }
+            let choice = unused.isEmpty
+                ? "every value \(rule.tool) returned is used: call it again for others"
+                : "not used yet: " + unused.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ") + (unused.count > 8 ? ", …" : "")
+            problems.append("\(repeats.joined(separator: "; ")) (each \(target) must be different); \(choice)")
+        }
+        return problems
+    }
+
+    /// The strings at `path` in `content`, each with its JSON pointer ("/days/2/activities/0/place").
+    private static func occurrences(of path: ArraySlice<String>, in content: GeneratedContent, at pointer: [String]) -> [(String, String)] {
+        guard let token = path.first else { return content.stringValue.map { [(JSONPath(tokens: pointer).description, $0)] } ?? [] }
+        switch content {
+        case .array(let items) where token == "*":
+            return items.enumerated().flatMap { occurrences(of: path.dropFirst(), in: $1, at: pointer + [String($0)]) }
+        case .object(let object):
+            return object[token].map { occurrences(of: path.dropFirst(), in: $0, at: pointer + [token]) } ?? []
+        default: return []
+        }
     }
 
     /// `answer` with each quoted field written from what its tool said about the object's key

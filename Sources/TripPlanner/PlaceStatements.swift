@@ -4,7 +4,8 @@ import Foundation
 /// the tool said of it (`agent eval`'s "statements agree with the tools"). Only statements that
 /// can be checked, and only in forms that leave no doubt about which place they are about:
 ///
-/// - **a kind of place**: a kind word right after the name ("Jumbo Rocks Campground museum"), or
+/// - **a kind of place**: a kind word right after the name ("Jumbo Rocks Campground museum"; not
+///   a word for what leads to it or looks at it: "the Mitre Peak viewpoint"), or
 ///   right before it after an article ("the museum Jumbo Rocks Campground"), or said of it
 ///   ("Jumbo Rocks Campground is a quiet museum", "Jumbo Rocks Campground, a museum"). It
 ///   contradicts the tool when the word's kind is not the tool's category and the tool's name and
@@ -79,14 +80,38 @@ struct PlaceStatements {
         "town": ["town", "village"],
     ]
 
+    /// Words in the tool's name or description of a place that say it is of a kind too (Calton
+    /// Hill, a viewpoint with "views", is no contradiction of "the Calton Hill lookout"), beside
+    /// the kind words themselves.
+    static let evidence: [String: Set<String>] = [
+        "hike": ["walk", "walks", "hike", "hikes", "hiking", "path", "loop", "climb", "trek"],
+        "viewpoint": ["view", "views", "panorama", "vista", "overlooks"],
+        "campground": ["camp", "camping", "campgrounds", "campsites"],
+        "lodging": ["hotels", "lodges", "rooms", "cabins", "stay"],
+        "restaurant": ["restaurants", "dining", "meals", "dinner", "lunch", "food"],
+        "cafe": ["café", "coffee", "tea"],
+        "museum": ["museums", "exhibits", "exhibit", "exhibition", "collection", "galleries"],
+        "marina": ["boats", "boat", "harbours"],
+        "beach": ["beaches", "sand", "sandy", "swimming"],
+        "stargazing": ["stars", "star", "skies", "sky"],
+        "airport": ["airports", "flights"],
+        "town": ["towns", "villages"],
+    ]
+
+    /// Kind words that, right after a name, say what leads to it or looks at it ("the Mitre Peak
+    /// viewpoint", "the Skull Rock trail"), not what it is.
+    static let relational: Set<String> = ["trail", "trailhead", "viewpoint", "overlook", "lookout"]
+
     private static let kindOf: [String: String] = Dictionary(
         kindWords.flatMap { category, words in words.map { ($0, category) } }, uniquingKeysWith: { a, _ in a })
 
     private func kindContradictions(_ place: Place, _ range: Range<Int>, _ tokens: [Token], _ covered: Set<Int>) -> [String] {
         guard let category = place.category else { return [] }
         var said: [String] = []
-        // "<name> museum"
-        if !place.isArea, let next = tokens[safe: range.upperBound], next.isWord, !covered.contains(range.upperBound), Self.kindOf[next.text] != nil {
+        // "<name> museum" (but "the Mitre Peak viewpoint" is a viewpoint of the peak)
+        if !place.isArea, let next = tokens[safe: range.upperBound], next.isWord, !covered.contains(range.upperBound), Self.kindOf[next.text] != nil,
+            !Self.relational.contains(next.text)
+        {
             said.append(next.text)
         }
         // "the museum <name>"
@@ -113,7 +138,9 @@ struct PlaceStatements {
         }
         let told = Set(Self.tokens(of: [place.name, place.description ?? ""].joined(separator: " ")).map(\.text))
         return said.compactMap { word in
-            guard let kind = Self.kindOf[word], kind != category, told.isDisjoint(with: Self.kindWords[kind] ?? []) else { return nil }
+            guard let kind = Self.kindOf[word], kind != category, told.isDisjoint(with: Set(Self.kindWords[kind] ?? []).union(Self.evidence[kind] ?? [])) else {
+                return nil
+            }
             return "\(place.name) is called a \(word), but the tool gives it as a \(category)"
         }
     }
@@ -195,14 +222,15 @@ struct PlaceStatements {
             fillers += 1
         }
         if !covered.contains(index), let quantity = Self.quantity(at: index, in: tokens) {
-            let next = tokens[safe: index + 2]?.text ?? ""
-            if next == "away" {
-                stated.append((quantity, true))
-            } else if next == "from" || next == "to" {
+            // The words after it, up to a mark: "away", "from …" or "to …" make it a distance
+            // ("12 km away", "a 30-minute walk from the castle").
+            let after = tokens.dropFirst(index + 2).prefix { $0.isWord }.prefix(3)
+            if let direction = after.firstIndex(where: { $0.text == "away" || Self.directions.contains($0.text) }) {
                 // From the landmark searched around: the tool's distance; from anywhere else: not checked.
-                let rest = tokens.dropFirst(index + 3).prefix(12).map(\.text).drop { $0 == "the" }
-                if landmarks.contains(where: { rest.starts(with: $0) }) { stated.append((quantity, true)) }
-            } else if !Self.directions.contains(next) {
+                let rest = tokens.dropFirst(direction + 1).prefix(12).map(\.text).drop { $0 == "the" }
+                let fromLandmark = ["from", "to"].contains(tokens[direction].text) && landmarks.contains { rest.starts(with: $0) }
+                if tokens[direction].text == "away" || fromLandmark { stated.append((quantity, true)) }
+            } else {
                 stated.append((quantity, false))
             }
         }

@@ -18,10 +18,11 @@ import TrailheadSchema
                 ["name": "Grand Prismatic Spring", "category": "viewpoint", "latitude": 44.52, "longitude": -110.84, "distanceKm": 28],
                 ["name": "Old Faithful Inn", "category": "lodging", "latitude": 44.46, "longitude": -110.83, "distanceKm": 30],
                 ["name": "West Yellowstone", "category": "town", "latitude": 44.66, "longitude": -111.1, "distanceKm": 50],
-                ["name": "Bridge Bay Marina", "category": "marina", "latitude": 44.53, "longitude": -110.44, "distanceKm": 20],
                 ["name": "McCarran LeConte Camp", "category": "campground", "latitude": 44.5, "longitude": -110.5, "distanceKm": 10],
                 ["name": "Mystic Falls Trail", "category": "hike", "latitude": 44.49, "longitude": -110.86, "distanceKm": 31,
                  "description": "Moderate 2.4-mile loop to a 70-foot waterfall, with 120 steps down to the river."],
+                ["name": "Bridge Bay Marina", "category": "marina", "latitude": 44.53, "longitude": -110.44, "distanceKm": 20,
+                 "description": "Boat rentals on Yellowstone Lake, with swimming in summer."],
                 ["name": "Lake Lodge", "category": "lodging", "latitude": 44.56, "longitude": -110.4, "distanceKm": 24,
                  "description": "Log lodge on the lakeshore with cabins and a cafeteria, central for stargazing."],
             ],
@@ -123,6 +124,8 @@ import TrailheadSchema
             "Old Faithful, 30 km away, erupts often.",  // the tool's distance
             "Old Faithful, 10 km from West Yellowstone.",  // from elsewhere: not checked
             "Grand Prismatic Spring is 370 feet across.",  // the tool gives no length for it: not checked
+            "Mystic Falls Trail, a 30-minute walk from the lodge.",  // from elsewhere: not checked
+            "Bridge Bay Marina is a small beach for swimming.",  // the tool's description says "swimming"
             "The Yellowstone National Park trails are open.",  // plural: where, not what
             "Two geysers and the West Yellowstone museum.",  // a kind word after a town says where
         ] {

@@ -185,7 +185,7 @@ struct GroundingGuard: Sendable {
             guard !repeats.isEmpty else { continue }
             let unused = gathered.filter { first[$0] == nil }
             let choice = unused.isEmpty
-                ? "every value \(rule.tool) returned is used: call it again for others"
+                ? "every value \(rule.tool) returned is already used"
                 : "not used yet: " + unused.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ") + (unused.count > 8 ? ", …" : "")
             problems.append("\(repeats.joined(separator: "; ")) (each \(target) must be different); \(choice)")
         }

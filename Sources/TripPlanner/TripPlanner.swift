@@ -139,12 +139,6 @@ public struct TripPlanner: Sendable {
 
     // MARK: - What the model writes
 
-    /// Problems a schema cannot express when no tool grounds the places: no place visited twice.
-    static func check(_ draft: Partial<Draft>) -> [String] {
-        let repeated = Itinerary.repeated(draft.places)
-        return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
-    }
-
     /// Free texts, bounded in words in the grammar above what the prompt asks (under 15). Each is
     /// one sentence, which ends the text: with a bound of 30 and several sentences allowed the model
     /// wrote to the bound; at a bound close to its sentence's length it glued the last words
@@ -166,6 +160,12 @@ public struct TripPlanner: Sendable {
         } catch {
             preconditionFailure("the draft's schema does not narrow to \(request.days) days: \(error)")
         }
+    }
+
+    /// Problems a schema cannot express when no tool grounds the places: no place visited twice.
+    static func check(_ draft: Partial<Draft>) -> [String] {
+        let repeated = Itinerary.repeated(draft.places)
+        return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
     }
 
     var instructions: Instructions {

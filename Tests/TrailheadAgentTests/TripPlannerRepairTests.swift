@@ -73,6 +73,10 @@ import TrailheadModels
         // The answer's places are the things to do alone: not the national park around the village.
         let schema = try #require(recorder.schemas.first?.jsonString)
         #expect(schema.contains(#""Bright Angel Trail""#) && !schema.contains("Grand Canyon National Park"), "\(schema)")
+        // The repair's turn keeps the places given first and offers the unused ones for the repeat.
+        let pinned = try #require(recorder.schemas.last?.jsonString)
+        #expect(pinned.contains(#""enum":["Yavapai Geology Museum","Hopi Point","Shoshone Point"]"#), "\(pinned)")
+        #expect(pinned.contains(#""enum":["Bright Angel Trail"]"#) && pinned.contains(#""enum":["Rim Trail"]"#), "\(pinned)")
         let itinerary = planner.itinerary(from: Partial(try response.content.generatedContent()), transcript: session.transcript.entries)
         #expect(itinerary.lodging == "El Tovar Hotel")
         #expect(itinerary.days?.first?.activities?.first?.about == "Inner-canyon trail; the 3-mile round trip is a taster.")

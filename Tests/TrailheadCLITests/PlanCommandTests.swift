@@ -128,6 +128,8 @@ final class PlanCommandTests: XCTestCase {
 
     func testAroundAVillageTheParkIsNoActivityAndARepeatedPlaceIsRepairedNamingTheUnusedOnes() throws {
         // Grand Canyon National Park is 1.5 km from the village: the tool marks it a destination.
+        // The repeat's repair keeps the other places where they were and offers the unused ones in
+        // the repeat's place.
         let results = try bestKnownResults(around: "Grand Canyon Village")
         XCTAssertEqual(results.first { $0["name"] == "Grand Canyon National Park" }?["destination"], true)
         let places = try bestKnownPlaces(around: "Grand Canyon Village")
@@ -137,7 +139,8 @@ final class PlanCommandTests: XCTestCase {
         let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
         let result = try AgentProcess.run(
             ["plan", "Grand Canyon Village", "--days", "2", "--tools", "poi", "--from", "2026-12-01", "--to", "2026-12-31",
-             "--model", "scripted:\(try script([repeated, Self.final(days: 2, places: places)]))", "--transcript", transcript, "--format", "json",
+             "--model", "scripted:\(try script([repeated, Self.final(days: 2, places: [places[0], places[1], places[3], places[2]])]))",
+             "--transcript", transcript, "--format", "json",
              "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"],
             environment: ["TRAILHEAD_HOME": Self.home])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -211,7 +211,7 @@ struct AgentStateMachine: Sendable {
             } catch {
                 return fail("the output schema is invalid: \(error)")
             }
-            problems += grounding.problems(in: content) + extraFinalCheck(content)
+            problems += grounding.check(content) + extraFinalCheck(content)
             if !problems.isEmpty {
                 return repair(turn: turn, finalOnly: finalOnly, "Your final answer is invalid: " + problems.prefix(5).joined(separator: "; "))
             }

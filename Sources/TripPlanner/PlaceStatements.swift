@@ -89,7 +89,7 @@ struct PlaceStatements {
         "campground": ["camp", "camping", "campgrounds", "campsites"],
         "lodging": ["hotels", "lodges", "rooms", "cabins", "stay"],
         "restaurant": ["restaurants", "dining", "meals", "dinner", "lunch", "food"],
-        "cafe": ["café", "coffee", "tea"],
+        "cafe": ["coffee", "tea"],
         "museum": ["museums", "exhibits", "exhibit", "exhibition", "collection", "galleries"],
         "marina": ["boats", "boat", "harbours"],
         "beach": ["beaches", "sand", "sandy", "swimming"],

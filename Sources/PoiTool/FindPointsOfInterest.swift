@@ -1,3 +1,4 @@
+import Foundation
 import GeoIndex
 import TrailheadPluginKit
 import TrailheadSchema
@@ -59,7 +60,15 @@ struct FindPointsOfInterest: Tool {
         var longitude: Double
         var distanceKm: Double
         var description: String?
-        static let guides = GuideTable(CodingKeys.self, [.distanceKm: [.minimum(0)]])
+        /// True for a place trips are planned to as a whole, never a thing to do on one: a
+        /// curated landmark (a city, a national park, an island) or any national park. Absent
+        /// otherwise. (Grand Canyon National Park, 1.5 km from Grand Canyon Village, was planned
+        /// as a morning's activity of a trip to the village.)
+        var destination: Bool?
+        static let guides = GuideTable(CodingKeys.self, [
+            .distanceKm: [.minimum(0)],
+            .destination: [.description("True for a place trips go to as a whole (a curated landmark, a national park), not a thing to do there.")],
+        ])
     }
 
     func call(arguments: Arguments) throws -> Output {
@@ -122,6 +131,17 @@ struct FindPointsOfInterest: Tool {
             name: result.place.name, category: result.place.category,
             latitude: ResultFormatting.coordinate(result.place.coordinate.latitude),
             longitude: ResultFormatting.coordinate(result.place.coordinate.longitude),
-            distanceKm: ResultFormatting.kilometres(result.distanceKm), description: ResultFormatting.shortened(description))
+            distanceKm: ResultFormatting.kilometres(result.distanceKm), description: ResultFormatting.shortened(description),
+            destination: isDestination(result.place) ? true : nil)
+    }
+
+    /// Whether `place` is a destination in itself (see `Result.destination`): one of the curated
+    /// landmarks (the only curated rows with a kind: their points of interest have none), or a
+    /// national park by its kind or its name ("Kaboré Tambi National Park", "National Park of
+    /// American Samoa"; not "Sequoia National Park Visitor Center"), whatever its source.
+    static func isDestination(_ place: Place) -> Bool {
+        if place.isCurated, place.category == .landmark, place.kind != nil { return true }
+        let name = place.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).trimmingCharacters(in: .whitespaces)
+        return place.kind == "national park" || name.hasSuffix("national park") || name.hasPrefix("national park of ")
     }
 }

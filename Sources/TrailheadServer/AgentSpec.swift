@@ -14,7 +14,8 @@ import TrailheadSchema
 ///     ]}
 ///
 /// `tools` names plugins or single tools of the registry; `answer` is a JSON Schema (absent: the
-/// answer is text); `grounding` holds `Grounding` rules. A request's `model` names the agent.
+/// answer is text); `grounding` holds `Grounding` rules (`"enough": N`, and `"distinct": true` for
+/// a field whose values must all differ). A request's `model` names the agent.
 /// The trip planner is built in (`"kind": "tripPlanner"`): its instructions, schema and grounding
 /// are its own, and its prompt is a landmark or a JSON trip request.
 public struct AgentSpec: Sendable {
@@ -107,7 +108,7 @@ extension AgentSpec {
             guard let field = rule["field"]?.stringValue, let tool = rule["tool"]?.stringValue, let values = rule["values"]?.stringValue else {
                 throw AgentSpecError("\(path).grounding[\(index)]: {\"field\": POINTER, \"tool\": NAME, \"values\": POINTER} is required")
             }
-            rules.append(.field(field, from: tool, at: values, enough: rule["enough"]?.intValue))
+            rules.append(.field(field, from: tool, at: values, enough: rule["enough"]?.intValue, distinct: rule["distinct"]?.boolValue ?? false))
         }
         func integer(_ key: String, _ range: ClosedRange<Int>) throws(AgentSpecError) -> Int? {
             guard let value = item[key] else { return nil }

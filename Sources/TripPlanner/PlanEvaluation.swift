@@ -30,6 +30,12 @@ public struct PlanEvaluation: Sendable {
         public var lodging: [String] = []
         /// The landmarks `findPointsOfInterest` searched around, as it named them.
         public var landmarks: [String] = []
+        /// What `findPointsOfInterest` said of each place (its first description), and how far
+        /// from the landmark it is, in km.
+        public var descriptions: [String: String] = [:]
+        public var distances: [String: Double] = [:]
+        /// The places it marked as destinations in themselves (a curated landmark, a national park).
+        public var destinations: Set<String> = []
 
         public init(freeDays: [String]? = nil, places: [String]? = nil, contacts: [String]? = nil) {
             self.freeDays = freeDays
@@ -56,6 +62,9 @@ public struct PlanEvaluation: Sendable {
                 places = (places ?? []) + found.map(\.name)
                 for place in found {
                     if let category = place.category { categories[place.name] = categories[place.name] ?? category }
+                    if let description = place.description { descriptions[place.name] = descriptions[place.name] ?? description }
+                    if let distance = place.distanceKm { distances[place.name] = distances[place.name] ?? distance }
+                    if place.destination == true { destinations.insert(place.name) }
                     if let category = place.category, TripPlanner.stays.contains(category), !lodging.contains(place.name) { lodging.append(place.name) }
                 }
                 if let landmark = ToolResults.decode(ToolResults.Places.self, from: result)?.landmark?.name, !landmarks.contains(landmark) {
@@ -135,11 +144,32 @@ public struct PlanEvaluation: Sendable {
         check("activities are things to do", activities.compactMap { activity in
             guard let place = activity.place else { return nil }
             if destinations.contains(Grounding.fold(place)) { return "\(place) is the destination itself" }
+            if facts.destinations.contains(place) { return "\(place) is a destination in itself, not a thing to do there" }
             let category = facts.categories[place] ?? activity.category
             if let category, TripPlanner.notActivities.contains(category) { return "\(place) is a \(category), not a thing to do" }
             return nil
         })
+        check("statements agree with the tools", Self.contradictions(in: texts, request: request, facts: facts))
         self.checks = checks
+    }
+
+    /// What the plan's texts say of the places the tool returned that its output contradicts
+    /// (a kind of place, a number: see `PlaceStatements`).
+    static func contradictions(in texts: [String], request: TripRequest, facts: ToolFacts) -> [String] {
+        guard let returned = facts.places, !returned.isEmpty else { return [] }
+        var seen: Set<String> = []
+        let towns = Set(facts.categories.filter { $0.value == "town" }.keys)
+        var places = returned.filter { seen.insert($0).inserted }.map { name in
+            PlaceStatements.Place(
+                name: name, category: facts.categories[name], description: facts.descriptions[name], distanceKm: facts.distances[name],
+                isArea: towns.contains(name) || facts.destinations.contains(name))
+        }
+        // The destination's own names take their words ("Joshua Tree National Park" is not the town "Joshua Tree" and "National Park").
+        places += ([request.landmark] + facts.landmarks).filter { seen.insert($0).inserted }.map {
+            PlaceStatements.Place(name: $0, category: nil, description: nil, distanceKm: nil, isArea: true)
+        }
+        let statements = PlaceStatements(places: places, landmarks: [request.landmark] + facts.landmarks)
+        return texts.flatMap { statements.contradictions(in: $0) }
     }
 
     /// The first word of `text` that is glued to another or mangled, as a small model writes them:

@@ -24,6 +24,10 @@ public enum ToolResults {
             public var description: String?
             public var latitude: Double?
             public var longitude: Double?
+            /// From the landmark searched around, in km.
+            public var distanceKm: Double?
+            /// True for a place trips go to as a whole (a curated landmark, a national park).
+            public var destination: Bool?
         }
     }
 

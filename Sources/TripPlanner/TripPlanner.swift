@@ -41,8 +41,10 @@ public struct TripPlanner: Sendable {
     public static let stays: Set<String> = ["lodging", "campground"]
 
     /// How tool results ground the answer: every place is a thing to do the points-of-interest tool
-    /// returned (never lodging, a town, an airport or the destination itself), a different one for
-    /// each activity; once it has returned enough for the whole trip it is not asked again. With the
+    /// returned (never lodging, a town, an airport, the destination itself or another place the
+    /// tool marks as a destination, such as the national park around a village), a different one
+    /// for each activity (a repeat is repaired naming the places not used yet); once it has
+    /// returned enough for the whole trip it is not asked again. With the
     /// calendar on, it must leave a free day for each day of the trip. Without these there is no
     /// plan: the session ends saying what the tool said (an unknown landmark) rather than letting
     /// the model invent places or dates.
@@ -52,7 +54,10 @@ public struct TripPlanner: Sendable {
             [
                 .field(
                     "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
-                    except: [.values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted())]),
+                    except: [
+                        .values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted()),
+                        .flagged("destination"),
+                    ], distinct: true),
                 .facts(from: "calendarFreeDays", at: "/freeDays/*", atLeast: request.days),
             ],
             // What is said of a place is the tool's, never the model's.
@@ -82,7 +87,9 @@ public struct TripPlanner: Sendable {
         configuration.limits = .init(maximumTurns: maximumTurns, maximumCallsPerTurn: 3, minimumCallsPerTurn: 2, maximumToolTurns: 2)
         let planner = self
         configuration.summarizeToolOutput = { planner.summarize(tool: $0, result: $1) }
-        configuration.checkAnswer = { Self.check(Partial($0)) }
+        // With the points-of-interest tool, the grounding keeps the places distinct (and names those
+        // still unused); without it nothing grounds them, and they are checked here.
+        if !session.toolNames.contains("findPointsOfInterest") { configuration.checkAnswer = { Self.check(Partial($0)) } }
         configuration.request = request.content
         session.configuration = configuration
         return session
@@ -155,7 +162,7 @@ public struct TripPlanner: Sendable {
         }
     }
 
-    /// Problems a schema cannot express: no place visited twice.
+    /// Problems a schema cannot express when no tool grounds the places: no place visited twice.
     static func check(_ draft: Partial<Draft>) -> [String] {
         let repeated = Itinerary.repeated(draft.places)
         return repeated.isEmpty ? [] : ["/days: visit a different place in each activity (\(repeated.joined(separator: ", ")) more than once)"]
@@ -228,6 +235,7 @@ public struct TripPlanner: Sendable {
     /// Whether a place the tool returned can be an activity (see `grounding`).
     func isThingToDo(_ place: ToolResults.Places.Place, around landmark: String?) -> Bool {
         if let category = place.category, Self.notActivities.contains(category) { return false }
+        if place.destination == true { return false }
         let name = Grounding.fold(place.name)
         return name != Grounding.fold(request.landmark) && name != landmark.map(Grounding.fold)
     }

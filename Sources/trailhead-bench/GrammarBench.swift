@@ -1,21 +1,33 @@
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TripPlanner
 
-/// `trailhead-bench grammar`: how fast llama.cpp samples under the forms a bounded free text can
-/// take in our grammar — unbounded, a `maxLength` in characters, and words bounded in number
-/// (with and without a bound on each word's length). Decode tokens/s from the server's timings,
-/// forms alternating, on the default model.
+/// `trailhead-bench grammar`: how fast llama.cpp samples under the forms a free text takes in
+/// our grammar, against an unbounded string: well-formed words bounded in number
+/// (`SchemaBuilder.text(words:)`), one sentence of them (`sentence(words:)`), and the planner's
+/// own sentence bound; with `TRAILHEAD_BENCH_GRAMMAR_ALL=1` also the forms measured before them
+/// (a `maxLength` in characters, which crawled, and words of at most 14 non-space characters).
+/// Decode tokens/s from the server's timings, forms alternating, on the default model.
 struct GrammarBench: Benchmark {
     let name = "grammar"
     let repetitions = Int(ProcessInfo.processInfo.environment["TRAILHEAD_BENCH_REPS"] ?? "") ?? 3
 
-    static let forms: [(String, GeneratedContent)] = [
-        ("any string", ["type": "string"]),
-        ("maxLength 80 characters", ["type": "string", "maxLength": 80]),
-        ("3 to 12 words of any length", SchemaBuilder.text(words: 3...12).json.content),
-        ("3 to 12 words of at most 14 characters", ["type": "string", "pattern": "^[^ ]{1,14}( [^ ]{1,14}){2,11}$"]),
-    ]
+    static var forms: [(String, GeneratedContent)] {
+        var forms: [(String, GeneratedContent)] = [
+            ("any string", ["type": "string"]),
+            ("text(words: 3...12)", SchemaBuilder.text(words: 3...12).json.content),
+            ("sentence(words: 3...12)", SchemaBuilder.sentence(words: 3...12).json.content),
+            ("sentence(words: \(TripPlanner.textWords)) (the planner's)", SchemaBuilder.sentence(words: TripPlanner.textWords).json.content),
+        ]
+        if ProcessInfo.processInfo.environment["TRAILHEAD_BENCH_GRAMMAR_ALL"] == "1" {
+            forms += [
+                ("maxLength 80 characters", ["type": "string", "maxLength": 80]),
+                ("3 to 12 words of at most 14 characters", ["type": "string", "pattern": "^[^ ]{1,14}( [^ ]{1,14}){2,11}$"]),
+            ]
+        }
+        return forms
+    }
 
     func run() throws {
         let model = LocalModel(configuration: .init(
@@ -24,8 +36,9 @@ struct GrammarBench: Benchmark {
         defer { _ = blocking { await model.stop() } }
         _ = try blocking { try await model.start() }
         var rates: [String: [Double]] = [:], tokens: [String: [Double]] = [:], seconds: [String: [Double]] = [:]
+        let forms = Self.forms
         for rep in 0..<repetitions {
-            for (label, note) in Self.forms {
+            for (label, note) in forms {
                 let schema = try GenerationSchema(json: [
                     "type": "object", "properties": ["note": note], "required": ["note"], "additionalProperties": false,
                 ])
@@ -42,7 +55,7 @@ struct GrammarBench: Benchmark {
         }
         print("| a free text under (\(ModelAssets.defaultModel.name)) | tokens | decode tokens/s | total |")
         print("|---|---|---|---|")
-        for (label, _) in Self.forms {
+        for (label, _) in forms {
             print(String(format: "| %@ | %.0f | %.1f | %.2f s |", label, percentile(tokens[label] ?? [], 0.5),
                          percentile(rates[label] ?? [], 0.5), percentile(seconds[label] ?? [], 0.5)))
         }

@@ -141,6 +141,28 @@ final class PoiPluginTests: XCTestCase {
         XCTAssertEqual(result["note"]?.stringValue, note)
     }
 
+    func testAPlaceThatIsADestinationInItselfIsMarked() throws {
+        // Around the town of Banff: the curated national park (13 km away) is where trips go, not a
+        // thing to do there; so is any national park, whatever its source, but not a place named
+        // after one.
+        let extra = try Fixtures.temporaryDirectory(for: self) + "/parks.geojsonseq"
+        try """
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[-116.2,51.3]},"properties":{"name":"Yoho National Park","category":"landmark","source":"enwiki"}}
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[-115.6,51.19]},"properties":{"name":"Kootenay National Park Visitor Centre","category":"museum","source":"enwiki"}}
+
+            """.write(toFile: extra, atomically: true, encoding: .utf8)
+        try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.banff, extra])
+        let (status, result) = try call("findPointsOfInterest", #"{"latitude":51.17622,"longitude":-115.56982,"radiusKm":60,"limit":50}"#)
+        XCTAssertEqual(status, 0)
+        let results = try XCTUnwrap(result["results"]?.arrayValue)
+        let marked = results.filter { $0["destination"] == true }.compactMap { $0["name"]?.stringValue }
+        XCTAssertEqual(Set(marked), ["Banff National Park", "Yoho National Park"], "\(results.compactMap { $0["name"]?.stringValue })")
+        let unmarked = results.filter { $0["destination"] == nil }.compactMap { $0["name"]?.stringValue }
+        XCTAssertTrue(unmarked.contains("Kootenay National Park Visitor Centre"), "\(unmarked)")
+        XCTAssertTrue(unmarked.contains("Banff Park Visitor Centre"), "a curated point of interest: \(unmarked)")
+        XCTAssertTrue(results.allSatisfy { $0["destination"] == nil || $0["destination"] == true }, "true or absent")
+    }
+
     func testMuseumsInParisStartWithTheLouvreAndOrsayAndEveryResultIsDescribed() throws {
         try reopen(landmarks: Fixtures.shippedLandmarks, files: [Fixtures.wikipediaParis])
         let (status, result) = try call("findPointsOfInterest", #"{"landmark":"Paris","category":"museum","query":"museums in Paris"}"#)

@@ -147,9 +147,13 @@ extension GroundingTests {
         struct Sight: Generable {
             var name: String
             var description: String?
+            var destination: Bool?
         }
         func call(arguments: Arguments) async throws -> Found {
-            Found(sights: [.init(name: "Pena Palace", description: "A Romanticist castle on a hill above Sintra."), .init(name: "Quinta", description: nil)])
+            Found(sights: [
+                .init(name: "Pena Palace", description: "A Romanticist castle on a hill above Sintra."), .init(name: "Quinta", description: nil),
+                .init(name: "Sintra-Cascais Natural Park", destination: true), .init(name: "Moorish Castle"), .init(name: "Monserrate Palace"),
+            ])
         }
     }
 
@@ -184,6 +188,53 @@ extension GroundingTests {
             model: ScriptedModel(outputs: [], path: "grounding"), tools: [Sights()],
             grounding: Grounding(quotes: [.quote("/stops/*/facts", from: "sights", items: "/sights/*", member: "description", where: "name", equals: "place")]))
         await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "?", generating: Tour.self) }
+    }
+}
+
+extension GroundingTests {
+    struct Itinerary: Generable {
+        var days: [Day]
+        struct Day: Generable { var visits: [String] }
+    }
+
+    @Test func aRepeatedValueOfADistinctFieldIsRepairedNamingTheValuesNotUsedYetAndPinned() async throws {
+        let repeated = #"{"answer":{"days":[{"visits":["Pena Palace","Moorish Castle"]},{"visits":["Pena Palace","Moorish Castle"]}]}}"#
+        let recorder = RequestLog(ScriptedModel(outputs: [
+            #"{"name":"sights","arguments":{"town":"Sintra"}}"#,
+            repeated,
+            repeated,  // as the 1.5B model did, told what was wrong: refused by the pinned schema
+            #"{"answer":{"days":[{"visits":["Pena Palace","Moorish Castle"]},{"visits":["Quinta","Monserrate Palace"]}]}}"#,
+        ], path: "grounding"))
+        let session = LanguageModelSession(
+            model: recorder, tools: [Sights()],
+            grounding: Grounding([.field("/days/*/visits/*", from: "sights", at: "/sights/*/name", except: [.flagged("destination")], distinct: true)]))
+        let response = try await session.respond(to: "Two days in Sintra.", generating: Itinerary.self)
+        #expect(response.content.days.map(\.visits) == [["Pena Palace", "Moorish Castle"], ["Quinta", "Monserrate Palace"]])
+        #expect(response.turns == 4, "two repairs, then the answer is taken")
+        let repairs = session.transcript.compactMap { entry -> String? in if case .repair(let repair) = entry { repair.message } else { nil } }
+        #expect(repairs.count == 2)
+        let message = try #require(repairs.first)
+        #expect(message.contains(#"/days/1/visits/0: "Pena Palace" is already at /days/0/visits/0"#), "\(message)")
+        #expect(message.contains(#"/days/1/visits/1: "Moorish Castle" is already at /days/0/visits/1"#), "\(message)")
+        #expect(message.contains(#"not used yet: "Quinta", "Monserrate Palace""#), "only values the rule allows: \(message)")
+        #expect(!message.contains("Natural Park"), "a value the tool flags is never offered: \(message)")
+        let answerSchema = try #require(recorder.schemas.last?.jsonString)
+        #expect(!answerSchema.contains("Natural Park"), "\(answerSchema)")
+        // After the repeat, the turn's schema keeps each place given first and shares the unused
+        // ones out among the repeats: the same answer cannot be written again.
+        #expect(!recorder.schemas[1].jsonString.contains("prefixItems"), "nothing pinned before a repeat")
+        let pinned = recorder.schemas[2].jsonString
+        for values in [#"["Pena Palace"]"#, #"["Moorish Castle"]"#, #"["Quinta"]"#, #"["Monserrate Palace"]"#] {
+            #expect(pinned.contains(#""enum":"# + values), "\(values) in \(pinned)")
+        }
+        #expect(repairs.last?.contains("/days/1/visits/0") == true, "the same answer again breaks the pinned schema: \(repairs)")
+    }
+
+    @Test func aDistinctRuleNeedsAField() async throws {
+        let session = LanguageModelSession(
+            model: ScriptedModel(outputs: [], path: "grounding"), tools: [Sights()],
+            grounding: Grounding([.init(field: nil, tool: "sights", values: "/sights/*/name", enough: nil, atLeast: 1, except: [], distinct: true)]))
+        await #expect(throws: LanguageModelSession.GenerationError.self) { try await session.respond(to: "?", generating: Itinerary.self) }
     }
 }
 

@@ -18,8 +18,13 @@ import TrailheadSchema
                 ["name": "Grand Prismatic Spring", "category": "viewpoint", "latitude": 44.52, "longitude": -110.84, "distanceKm": 28],
                 ["name": "Old Faithful Inn", "category": "lodging", "latitude": 44.46, "longitude": -110.83, "distanceKm": 30],
                 ["name": "West Yellowstone", "category": "town", "latitude": 44.66, "longitude": -111.1, "distanceKm": 50],
-                ["name": "Bridge Bay Marina", "category": "marina", "latitude": 44.53, "longitude": -110.44, "distanceKm": 20],
                 ["name": "McCarran LeConte Camp", "category": "campground", "latitude": 44.5, "longitude": -110.5, "distanceKm": 10],
+                ["name": "Mystic Falls Trail", "category": "hike", "latitude": 44.49, "longitude": -110.86, "distanceKm": 31,
+                 "description": "Moderate 2.4-mile loop to a 70-foot waterfall, with 120 steps down to the river."],
+                ["name": "Bridge Bay Marina", "category": "marina", "latitude": 44.53, "longitude": -110.44, "distanceKm": 20,
+                 "description": "Boat rentals on Yellowstone Lake, with swimming in summer."],
+                ["name": "Lake Lodge", "category": "lodging", "latitude": 44.56, "longitude": -110.4, "distanceKm": 24,
+                 "description": "Log lodge on the lakeshore with cabins and a cafeteria, central for stargazing."],
             ],
         ])
         return facts
@@ -45,7 +50,9 @@ import TrailheadSchema
     @Test func aGoodPlanPassesTheTextChecks() throws {
         let evaluation = PlanEvaluation(itinerary: itinerary(good), request: request, facts: facts, plugins: ["poi"])
         #expect(evaluation.passed, "\(evaluation.checks.filter { !$0.passed })")
-        #expect(evaluation.checks.suffix(4).map(\.name) == ["words well formed", "texts end a sentence", "no note repeated", "activities are things to do"])
+        #expect(evaluation.checks.suffix(5).map(\.name) == [
+            "words well formed", "texts end a sentence", "no note repeated", "activities are things to do", "statements agree with the tools",
+        ])
     }
 
     @Test func gluedWordsFail() throws {
@@ -82,5 +89,48 @@ import TrailheadSchema
         #expect(town.detail == "West Yellowstone is a town, not a thing to do")
         let destination = try check("activities are things to do", of: itinerary([("Yellowstone National Park", "See it all."), good[1]]))
         #expect(destination.detail == "Yellowstone National Park is the destination itself")
+    }
+
+    /// "statements agree with the tools" of a plan whose rationale is `rationale`.
+    func statements(_ rationale: String) throws -> PlanEvaluation.Check {
+        try check("statements agree with the tools", of: itinerary(good, rationale: rationale))
+    }
+
+    @Test func aKindOfPlaceTheToolContradictsFails() throws {
+        let museum = try statements("McCarran LeConte Camp is a quiet museum.")
+        #expect(!museum.passed)
+        #expect(museum.detail == "McCarran LeConte Camp is called a museum, but the tool gives it as a campground")
+        #expect(!(try statements("Start at the Old Faithful Inn museum.")).passed, "a kind word right after the name")
+        #expect(!(try statements("Rest at Bridge Bay Marina, a trail for families.")).passed, "said of it after a comma")
+        #expect(!(try statements("Walk to the trail Grand Prismatic Spring.")).passed, "right before it")
+    }
+
+    @Test func aNumberTheToolContradictsFails() throws {
+        let length = try statements("Hike the 5-mile Mystic Falls Trail before lunch.")
+        #expect(!length.passed)
+        #expect(length.detail == #"Mystic Falls Trail: "5-mile", but the tool says "2.4-mile", "70-foot""#)
+        #expect(!(try statements("Mystic Falls Trail, with its 300 steps, is steep.")).passed, "a count of what the tool counts")
+        #expect(!(try statements("Old Faithful, about 80 km away, erupts often.")).passed, "the distance from the landmark")
+    }
+
+    @Test func statementsTheToolsBackOrCannotCheckPass() throws {
+        for rationale in [
+            "Old Faithful Inn is a historic hotel.",  // its category
+            "Lake Lodge is a lodge for stargazing.",  // its category, and the tool says "stargazing"
+            "Stargazing at Grand Prismatic Spring.",  // "at" between: no kind is said of the place
+            "Hike the 2.5-mile Mystic Falls Trail past its 70-foot falls.",  // within rounding of 2.4 miles
+            "Mystic Falls Trail, about 4 km, ends at a waterfall.",  // 2.4 miles in km
+            "Mystic Falls Trail has 120 steps.",
+            "Old Faithful, 30 km away, erupts often.",  // the tool's distance
+            "Old Faithful, 10 km from West Yellowstone.",  // from elsewhere: not checked
+            "Grand Prismatic Spring is 370 feet across.",  // the tool gives no length for it: not checked
+            "Mystic Falls Trail, a 30-minute walk from the lodge.",  // from elsewhere: not checked
+            "Bridge Bay Marina is a small beach for swimming.",  // the tool's description says "swimming"
+            "The Yellowstone National Park trails are open.",  // plural: where, not what
+            "Two geysers and the West Yellowstone museum.",  // a kind word after a town says where
+        ] {
+            let result = try statements(rationale)
+            #expect(result.passed, "\(rationale): \(result.detail)")
+        }
     }
 }

@@ -22,13 +22,13 @@ final class EvalCommandTests: XCTestCase {
         let names = run["checks"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         XCTAssertEqual(names, ["days", "dates in window", "free days", "consecutive days", "companions from the request", "activities a day",
                                "no place repeated", "notes within bound", "words well formed", "texts end a sentence", "no note repeated",
-                               "activities are things to do"])
+                               "activities are things to do", "statements agree with the tools"])
     }
 
     func testARecordedPlanIsJudgedAndItsFailuresNamed() throws {
         let requests = try Fixtures.temporaryFile(#"{"landmark":"Kyoto","days":2,"tools":"poi,calendar","from":"2026-12-01","to":"2026-12-10"}"# + "\n", name: "requests.jsonl")
         let itinerary: GeneratedContent = [
-            "title": "Kyoto", "destination": "Kyoto", "description": "Temples.", "rationale": "Why not.",
+            "title": "Kyoto", "destination": "Kyoto", "description": "Temples.", "rationale": "Ryoan-ji is a quiet museum.",
             "days": [
                 ["date": "2023-04-01", "activities": [["time": "morning", "place": "Kinkaku-ji", "category": "landmark", "note": "Gold."]]],
                 ["date": "2026-12-04", "activities": [["time": "morning", "place": "Kinkaku-ji", "category": "landmark", "note": "Again."],
@@ -40,13 +40,16 @@ final class EvalCommandTests: XCTestCase {
             "request": ["landmark": "Kyoto", "days": 2, "tools": "poi,calendar", "from": "2026-12-01", "to": "2026-12-10"],
             "itinerary": itinerary, "wallSeconds": 30,
             "toolOutputs": [["tool": "calendarFreeDays", "result": ["freeDays": ["2026-12-02", "2026-12-03", "2026-12-04"]]],
-                            ["tool": "findPointsOfInterest", "result": ["results": [["name": "Kinkaku-ji"], ["name": "Ryoan-ji"]]]]],
+                            ["tool": "findPointsOfInterest", "result": ["results": [
+                                ["name": "Kinkaku-ji"], ["name": "Ryoan-ji", "category": "landmark", "description": "Zen temple with a rock garden."],
+                            ]]]],
         ]
         let recorded = try Fixtures.temporaryFile(record.jsonString + "\n", name: "peer.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--recorded", recorded, "--label", "peer"])
         XCTAssertEqual(result.status, 1, "failed checks exit 1: \(result.stdout)")
         for expected in ["2023-04-01 is outside 2026-12-01…2026-12-10", "2023-04-01 is not a free day the calendar reported", "Invented Garden was not returned by the tool",
-                         "Ana Lima was not named in the request", "day 1 has 1", "no place repeated: Kinkaku-ji", "0 passed every check"] {
+                         "Ana Lima was not named in the request", "day 1 has 1", "no place repeated: Kinkaku-ji",
+                         "statements agree with the tools: Ryoan-ji is called a museum, but the tool gives it as a landmark", "0 passed every check"] {
             XCTAssertTrue(result.stdout.contains(expected), "\(expected) in \(result.stdout)")
         }
     }

@@ -126,11 +126,43 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertFalse(try kinds(transcript).contains("modelTurn"))
     }
 
+    func testAroundAVillageTheParkIsNoActivityAndARepeatedPlaceIsRepairedNamingTheUnusedOnes() throws {
+        // Grand Canyon National Park is 1.5 km from the village: the tool marks it a destination.
+        // The repeat's repair keeps the other places where they were and offers the unused ones in
+        // the repeat's place.
+        let results = try bestKnownResults(around: "Grand Canyon Village")
+        XCTAssertEqual(results.first { $0["name"] == "Grand Canyon National Park" }?["destination"], true)
+        let places = try bestKnownPlaces(around: "Grand Canyon Village")
+        XCTAssertGreaterThanOrEqual(places.count, 6, "\(places)")
+        XCTAssertFalse(places.contains("Grand Canyon National Park"))
+        let repeated = Self.final(days: 2, places: [places[0], places[1], places[0], places[2]])
+        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let result = try AgentProcess.run(
+            ["plan", "Grand Canyon Village", "--days", "2", "--tools", "poi", "--from", "2026-12-01", "--to", "2026-12-31",
+             "--model", "scripted:\(try script([repeated, Self.final(days: 2, places: [places[0], places[1], places[3], places[2]])]))",
+             "--transcript", transcript, "--format", "json",
+             "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"],
+            environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }
+        let repairs = entries.filter { $0["kind"] == "repair" }.compactMap { $0["message"]?.stringValue }
+        XCTAssertEqual(repairs.count, 1, "\(repairs)")
+        let message = try XCTUnwrap(repairs.first)
+        XCTAssertTrue(message.contains("/days/1/activities/0/place: \"\(places[0])\" is already at /days/0/activities/0/place"), message)
+        XCTAssertTrue(message.contains("not used yet: " + places[3...].map { "\"\($0)\"" }.joined(separator: ", ")), message)
+        XCTAssertFalse(message.contains("Grand Canyon National Park"), message)
+        let itinerary = try GeneratedContent(json: result.stdout)
+        let visited = itinerary["days"]?.arrayValue?.flatMap { $0["activities"]?.arrayValue ?? [] }.compactMap { $0["place"]?.stringValue }
+        XCTAssertEqual(visited.map(Set.init), Set(places.prefix(4)))
+    }
+
     /// The things to do the points-of-interest tool returns around `landmark` when asked for no kind
-    /// in particular (not lodging, campgrounds, towns, airports or the landmark itself).
+    /// in particular (not lodging, campgrounds, towns, airports, the landmark itself or a place the
+    /// tool marks as a destination in itself).
     func bestKnownPlaces(around landmark: String) throws -> [String] {
         try bestKnownResults(around: landmark).filter { result in
             !["lodging", "campground", "town", "airport"].contains(result["category"]?.stringValue ?? "") && result["name"]?.stringValue != landmark
+                && result["destination"] != true
         }.compactMap { $0["name"]?.stringValue }
     }
 

@@ -11,14 +11,14 @@ import TrailheadSchema
                 [
                     "name": "free-days", "instructions": "Find free days.", "tools": ["calendarFreeDays"],
                     "answer": ["type": "object", "properties": ["days": ["type": "array", "items": ["type": "string"]]]],
-                    "grounding": [["field": "/days/*", "tool": "calendarFreeDays", "values": "/freeDays/*", "enough": 3]], "maxTurns": 5,
+                    "grounding": [["field": "/days/*", "tool": "calendarFreeDays", "values": "/freeDays/*", "enough": 3, "distinct": true]], "maxTurns": 5,
                 ],
             ],
         ])
         #expect(agents.map(\.name) == ["trip-planner", "free-days"])
         #expect(agents[0].kind == .tripPlanner && agents[0].tools == ["poi", "calendar", "contacts"])
         #expect(agents[1].answer != nil && agents[1].maximumTurns == 5)
-        #expect(agents[1].grounding.rules == [.field("/days/*", from: "calendarFreeDays", at: "/freeDays/*", enough: 3)])
+        #expect(agents[1].grounding.rules == [.field("/days/*", from: "calendarFreeDays", at: "/freeDays/*", enough: 3, distinct: true)])
     }
 
     @Test(arguments: [

@@ -33,18 +33,24 @@ public struct Grounding: Sendable {
         public var atLeast: Int?
         /// Values the tool returns that never ground the field (hotels are not things to do).
         public var except: [Exclusion]
+        /// Each value at most once in the answer's field (a different place for each activity).
+        /// No grammar can say so (it would have to remember every value written), so an answer
+        /// that repeats one is repaired, and the repair names the place of each repeat and the
+        /// values the tool returned that the answer does not use yet, for the model to choose from.
+        public var distinct: Bool
 
         public static func field(
-            _ field: String, from tool: String, at values: String, enough: Int? = nil, atLeast: Int? = nil, except: [Exclusion] = []
+            _ field: String, from tool: String, at values: String, enough: Int? = nil, atLeast: Int? = nil, except: [Exclusion] = [],
+            distinct: Bool = false
         ) -> Rule {
-            Rule(field: field, tool: tool, values: values, enough: enough, atLeast: atLeast, except: except)
+            Rule(field: field, tool: tool, values: values, enough: enough, atLeast: atLeast, except: except, distinct: distinct)
         }
 
         /// Values the answer rests on though no field of it takes them: the agent fills in from
         /// them (the trip's dates from the free days), and without `atLeast` of them no answer
         /// is offered.
         public static func facts(from tool: String, at values: String, atLeast: Int) -> Rule {
-            Rule(field: nil, tool: tool, values: values, enough: nil, atLeast: atLeast, except: [])
+            Rule(field: nil, tool: tool, values: values, enough: nil, atLeast: atLeast, except: [], distinct: false)
         }
 
         /// The fewest values the answer needs (see `atLeast`).
@@ -65,6 +71,9 @@ public struct Grounding: Sendable {
         /// A value whose object has one of `values` at `member` (`.member("category", in:
         /// ["lodging", "town"])`): the rule's `values` path must end in a member name.
         case member(String, in: [String])
+        /// A value whose object has `true` at `member` (`.flagged("destination")`: a place the
+        /// tool marks as a destination in itself); the values path must end in a member name.
+        case flagged(String)
     }
 
     /// A field of the answer the session writes from a tool's result, never the model: what a
@@ -135,14 +144,17 @@ public struct Grounding: Sendable {
                 switch exclusion {
                 case .valueAt(let pointer) where JSONPath(pointer) == nil:
                     throw SessionSetupError("grounding: \"\(pointer)\" is not a JSON pointer (an exclusion of tool \(rule.tool))")
-                case .member(let member, _) where values.tokens.last == "*":
+                case .member(let member, _) where values.tokens.last == "*", .flagged(let member) where values.tokens.last == "*":
                     throw SessionSetupError(
                         "grounding: \"\(rule.values)\" ends in an array item, so its values have no member \"\(member)\" to exclude by (tool \(rule.tool))")
                 default: break
                 }
             }
+            if rule.distinct, field == nil {
+                throw SessionSetupError("grounding: a rule of tool \(rule.tool) without a field cannot be distinct")
+            }
             rules.append(GroundingGuard.Rule(
-                tool: rule.tool, target: field, enough: rule.enough, atLeast: rule.needed, valuesPath: rule.values,
+                tool: rule.tool, target: field, enough: rule.enough, atLeast: rule.needed, valuesPath: rule.values, distinct: rule.distinct,
                 extract: Self.extractor(values, except: rule.except)))
         }
         var quotes: [GroundingGuard.Quote] = []
@@ -171,6 +183,7 @@ public struct Grounding: Sendable {
         let members = except.compactMap { exclusion -> (String, Set<String>)? in
             if case .member(let member, let excluded) = exclusion { (member, Set(excluded)) } else { nil }
         }
+        let flags = except.compactMap { exclusion -> String? in if case .flagged(let member) = exclusion { member } else { nil } }
         let parent = JSONPath(tokens: Array(values.tokens.dropLast())), last = values.tokens.last ?? ""
         return { result in
             var excluded: Set<String> = []
@@ -178,13 +191,14 @@ public struct Grounding: Sendable {
                 switch exclusion {
                 case .values(let names): excluded.formUnion(names.map(fold))
                 case .valueAt(let pointer): excluded.formUnion((JSONPath(pointer)?.strings(in: result) ?? []).map(fold))
-                case .member: break
+                case .member, .flagged: break
                 }
             }
-            guard !members.isEmpty else { return values.strings(in: result).filter { !excluded.contains(fold($0)) } }
+            guard !members.isEmpty || !flags.isEmpty else { return values.strings(in: result).filter { !excluded.contains(fold($0)) } }
             return parent.values(in: result).compactMap { item in
                 guard let value = item[last]?.stringValue, !excluded.contains(fold(value)) else { return nil }
                 for (member, kinds) in members { if let kind = item[member]?.stringValue, kinds.contains(kind) { return nil } }
+                for member in flags where item[member]?.boolValue == true { return nil }
                 return value
             }
         }

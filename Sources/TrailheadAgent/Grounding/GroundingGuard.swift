@@ -29,9 +29,11 @@ struct GroundingGuard: Sendable {
         var atLeast: Int
         /// Where the values are in a result, for messages ("/results/*/name").
         var valuesPath: String
+        /// Each value at most once in the answer (see `Grounding.Rule.distinct`).
+        var distinct: Bool
 
         init(
-            tool: String, target: JSONPath?, enough: Int? = nil, atLeast: Int? = nil, valuesPath: String = "",
+            tool: String, target: JSONPath?, enough: Int? = nil, atLeast: Int? = nil, valuesPath: String = "", distinct: Bool = false,
             extract: @escaping @Sendable (GeneratedContent) -> [String]
         ) {
             self.tool = tool
@@ -39,6 +41,7 @@ struct GroundingGuard: Sendable {
             self.enough = enough
             self.atLeast = atLeast ?? (target.map { $0.tokens.last == "*" ? 0 : 1 } ?? 1)
             self.valuesPath = valuesPath
+            self.distinct = distinct
             self.extract = extract
         }
     }
@@ -69,6 +72,16 @@ struct GroundingGuard: Sendable {
     private var errors: [[String]]
     /// Whether a call made for the request (prefetched) failed.
     private var requestCallFailed: [Bool]
+    /// Per distinct rule, the positions of its field pinned after an answer repeated a value
+    /// (see `check(_:)`); empty until then.
+    private var pins: [[Pin]]
+
+    /// One position of a distinct field (the indices of its arrays, outermost first) and the
+    /// values the next answer may put there.
+    struct Pin: Sendable, Equatable {
+        var indices: [Int]
+        var allowed: [String]
+    }
 
     init(rules: [Rule], quotes: [Quote] = [], enabledTools: Set<String>) {
         self.rules = rules.filter { enabledTools.contains($0.tool) }
@@ -78,6 +91,7 @@ struct GroundingGuard: Sendable {
         self.answered = Array(repeating: false, count: self.rules.count)
         self.errors = Array(repeating: [], count: self.rules.count)
         self.requestCallFailed = Array(repeating: false, count: self.rules.count)
+        self.pins = Array(repeating: [], count: self.rules.count)
     }
 
     /// Takes in one answer of `tool`: its result, or nil and its error when it failed;
@@ -162,7 +176,103 @@ struct GroundingGuard: Sendable {
                 edit.count(0, at: JSONPath(tokens: target.tokens.dropLast()))
             }
         }
-        return edit.json
+        var json = edit.json
+        for (rule, pinned) in zip(rules, pins) where !pinned.isEmpty {
+            guard let target = rule.target else { continue }
+            json = Self.pinning(json, root: json, path: target.tokens[...], pins: pinned)
+        }
+        return json
+    }
+
+    /// Checks what an answer's schema cannot say: a distinct field's value written more than once.
+    /// Each problem names where the repeat is, where the value was first, and the gathered values
+    /// the answer does not use yet (the first 8), for the model to pick from. Told so, the 1.5B
+    /// model still wrote the same answer three times (a 5-day Edinburgh trip), so the next turns'
+    /// schema is pinned as well (`narrow`): every place the answer gave first stays as it is, and
+    /// each repeat may take only values it does not use (shared out among the repeats when there
+    /// are several), so the next answer cannot repeat one. A narrowing only of this field's
+    /// positions, through `prefixItems`; the model still writes its texts and picks the new value.
+    mutating func check(_ answer: GeneratedContent) -> [String] {
+        var problems: [String] = []
+        for (index, rule) in rules.enumerated() where rule.distinct {
+            guard let target = rule.target else { continue }
+            let written = Self.occurrences(of: target.tokens[...], in: answer, at: [], indices: [])
+            var first: [String: String] = [:]
+            var repeats: [String] = []
+            var repeated: [[Int]] = []
+            var pinned: [Pin] = []
+            for occurrence in written {
+                if let earlier = first[occurrence.value] {
+                    repeats.append("\(occurrence.pointer): \"\(occurrence.value)\" is already at \(earlier)")
+                    repeated.append(occurrence.indices)
+                } else {
+                    first[occurrence.value] = occurrence.pointer
+                    pinned.append(Pin(indices: occurrence.indices, allowed: [occurrence.value]))
+                }
+            }
+            guard !repeats.isEmpty else { continue }
+            let unused = values[index].filter { first[$0] == nil }
+            if unused.count >= repeated.count {
+                for (position, indices) in repeated.enumerated() {
+                    let share = unused.enumerated().filter { $0.offset % repeated.count == position }.map(\.element)
+                    pinned.append(Pin(indices: indices, allowed: share))
+                }
+                pins[index] = pinned
+            }
+            let choice = unused.isEmpty
+                ? "every value \(rule.tool) returned is already used"
+                : "not used yet: " + unused.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ") + (unused.count > 8 ? ", …" : "")
+            problems.append("\(repeats.joined(separator: "; ")) (each \(target) must be different); \(choice)")
+        }
+        return problems
+    }
+
+    /// The strings at `path` in `content`, each with its JSON pointer ("/days/2/activities/0/place")
+    /// and the indices of its arrays ([2, 0]).
+    private static func occurrences(
+        of path: ArraySlice<String>, in content: GeneratedContent, at pointer: [String], indices: [Int]
+    ) -> [(pointer: String, indices: [Int], value: String)] {
+        guard let token = path.first else { return content.stringValue.map { [(JSONPath(tokens: pointer).description, indices, $0)] } ?? [] }
+        switch content {
+        case .array(let items) where token == "*":
+            return items.enumerated().flatMap { occurrences(of: path.dropFirst(), in: $1, at: pointer + [String($0)], indices: indices + [$0]) }
+        case .object(let object):
+            return object[token].map { occurrences(of: path.dropFirst(), in: $0, at: pointer + [token], indices: indices) } ?? []
+        default: return []
+        }
+    }
+
+    /// `schema` with the arrays along `path` given item by item (`prefixItems`, `items` kept for
+    /// any further items) down to the pinned positions, whose field allows only their values.
+    /// Follows `$ref`s (into a copy) and alternatives.
+    private static func pinning(_ schema: GeneratedContent, root: GeneratedContent, path: ArraySlice<String>, pins: [Pin]) -> GeneratedContent {
+        guard !pins.isEmpty, case .object(var node) = schema else { return schema }
+        if case .string(let reference)? = node["$ref"], reference.hasPrefix("#"), let tokens = JSONPointer.tokens(String(reference.dropFirst())) {
+            var target: GeneratedContent? = root
+            for token in tokens { target = target?[token] }
+            return target.map { pinning($0, root: root, path: path, pins: pins) } ?? schema
+        }
+        for key in ["anyOf", "oneOf"] {
+            if case .array(let alternatives)? = node[key] {
+                node[key] = .array(alternatives.map { pinning($0, root: root, path: path, pins: pins) })
+            }
+        }
+        guard let token = path.first else {
+            // The field itself: one pin reaches it.
+            node["enum"] = .array((pins.first?.allowed ?? []).map { .string($0) })
+            return .object(node)
+        }
+        if token == "*", let items = node["items"] {
+            let count = (pins.compactMap(\.indices.first).max() ?? -1) + 1
+            node["prefixItems"] = .array((0..<count).map { position in
+                let inside = pins.filter { $0.indices.first == position }.map { Pin(indices: Array($0.indices.dropFirst()), allowed: $0.allowed) }
+                return pinning(items, root: root, path: path.dropFirst(), pins: inside)
+            })
+        } else if case .object(var properties)? = node["properties"], let member = properties[token] {
+            properties[token] = pinning(member, root: root, path: path.dropFirst(), pins: pins)
+            node["properties"] = .object(properties)
+        }
+        return .object(node)
     }
 
     /// `answer` with each quoted field written from what its tool said about the object's key

@@ -215,7 +215,7 @@ struct AgentStateMachine: Sendable {
             } catch {
                 return fail("the output schema is invalid: \(error)")
             }
-            problems += extraFinalCheck(content)
+            problems += grounding.check(content) + extraFinalCheck(content)
             problems += exampleCopies.problems(in: content, schema: narrowed)
             if !problems.isEmpty {
                 return repair(turn: turn, finalOnly: finalOnly, "Your final answer is invalid: " + problems.prefix(5).joined(separator: "; "))

@@ -20,7 +20,9 @@ struct EvalCommand: Command {
             returned by the points-of-interest tool, companions found in contacts and named in the request, \
             activities a day, no place repeated, notes within their bound, and what a person reads: words well formed \
             (none glued or cut), texts that end a sentence, no note repeated, activities that are things to do (not lodging, \
-            a town, an airport or the destination). Beside each run: its model-time floor \
+            a town, an airport, the destination or another place the tool marks as a destination), and statements about a \
+            place that agree with the tool (a kind of place, or a length or count, said next to its name). Beside each run: \
+            its model-time floor \
             (the server's own prompt and decode time), so seconds can be compared across machines. \
             With --recorded, judges another agent's plans (JSON Lines of {"request", "itinerary", "wallSeconds", \
             "toolOutputs": [{"tool", "result"}]}) with the same checks. Exits 1 when a run fails or a check does.

@@ -158,13 +158,19 @@ case .available:
     if let transcriptPath { planner.session.configuration.transcriptFile = try TranscriptWriter(path: transcriptPath) }
     planner.prewarm()
     var shownDays = 0
-    let itinerary = try await planner.suggestItinerary(dayCount: dayCount) { partial in
-        // Show each day once it is complete (the next one has started).
-        let days = partial.days ?? []
-        while shownDays < days.count - 1 {
-            print("day \(shownDays + 1): \(days[shownDays].title ?? "")")
-            shownDays += 1
+    let itinerary: Itinerary
+    do {
+        itinerary = try await planner.suggestItinerary(dayCount: dayCount) { partial in
+            // Show each day once it is complete (the next one has started).
+            let days = partial.days ?? []
+            while shownDays < days.count - 1 {
+                print("day \(shownDays + 1): \(days[shownDays].title ?? "")")
+                shownDays += 1
+            }
         }
+    } catch {
+        print("No itinerary: \(error)")
+        exit(1)
     }
     print("\(itinerary.title) — \(itinerary.destinationName)")
     print(itinerary.description)

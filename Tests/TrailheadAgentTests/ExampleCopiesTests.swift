@@ -50,6 +50,18 @@ import TrailheadModels
         #expect(messages[0].contains("/reason") && messages[0].contains("\"Showers all day in Bergen.\"") && messages[0].contains("example"))
     }
 
+    @Test func aRepairAnsweredWordForWordAsBeforeIsAskedAgainSampling() async throws {
+        // Greedy, the same context gives the same answer: the third turn samples (seeded).
+        let copy = answer("Showers all day in Bergen.")
+        let model = RecordingModel([copy, copy, answer("Rain in Porto until noon.")])
+        let session = session(model)
+        let response = try await session.respond(
+            to: "Do I need an umbrella in Porto?", generating: Advice.self, options: GenerationOptions(sampling: .greedy))
+        #expect(response.content.reason == "Rain in Porto until noon.")
+        #expect(model.requests.map(\.options.temperature) == [0, 0, 0.7])
+        #expect(model.requests[2].options.seed == 3 && model.requests[2].options.topK == 40)
+    }
+
     @Test func aTextTheRequestOrAToolSaidIsNoCopy() async throws {
         // The request says the example's words itself: repeating them is answering it.
         let model = RecordingModel([answer("Showers all day in Bergen.")])

@@ -56,6 +56,9 @@ struct AgentLoop: Sendable {
         var run = Run(outcome: .cancelled)
         var messages = conversation
         var action = machine.start()
+        // The texts of the model's last two turns: a repaired turn that says word for word what the
+        // turn before it said is stuck (see `unstuck`).
+        var lastTexts: [String] = []
         while true {
             if Task.isCancelled {
                 record(.cancelled(.init(turn: Self.turnNumber(action))))
@@ -72,11 +75,14 @@ struct AgentLoop: Sendable {
                 observe(.turnStarted(turn: turn, finalOnly: finalOnly))
                 do {
                     let compiled = try GenerationSchema(json: schema)
-                    let request = ModelRequest(messages: read(messages), schema: compiled, options: bounded(options, by: compiled))
+                    var options = bounded(options, by: compiled)
+                    if case .repair = action, lastTexts.count == 2, lastTexts[0] == lastTexts[1] { options = Self.unstuck(options, turn: turn) }
+                    let request = ModelRequest(messages: read(messages), schema: compiled, options: options)
                     let (reply, loop) = try await generate(request, turn: turn)
                     var parsed = try? GeneratedContent(json: reply.text)
                     if parsed == nil, reply.finishReason == "length" { parsed = Self.textAnswerCut(reply.text) }
                     recordTurn(turn, reply, parsed: parsed)
+                    lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
                     if let loop {
@@ -133,6 +139,19 @@ struct AgentLoop: Sendable {
     func bounded(_ options: GenerationOptions, by schema: GenerationSchema?) -> GenerationOptions {
         var options = options
         if options.maxTokens == nil { options.maxTokens = schema?.longestAnswerBytes.map { max(16, $0) } ?? maximumTextTokens }
+        return options
+    }
+
+    /// The options of a repair turn after the model answered a repair with the very answer it
+    /// was told was wrong: a greedy model given the same context writes it again, every time (the
+    /// 1.5B model copied an example three repairs in a row), so the turn samples instead, warm and
+    /// seeded by its number (the same run gives the same turns).
+    static func unstuck(_ options: GenerationOptions, turn: Int) -> GenerationOptions {
+        var options = options
+        options.temperature = max(options.temperature ?? 0, 0.7)
+        if (options.topK ?? 0) < 40 { options.topK = 40 }
+        options.topP = options.topP ?? 0.95
+        options.seed = options.seed ?? turn
         return options
     }
 

@@ -50,6 +50,28 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("hotelAndLodging: Jumbo Rocks Campground"), result.stdout)
     }
 
+    func testTheSeedsTripPlannerNeverShowsItsExampleAsAPlan() throws {
+        // The Mount Fuji example's restaurant in a Joshua Tree plan is refused; told so, the model
+        // plans with what the tool found. A model that only ever copies gets no itinerary (exit 1).
+        let plan = { (restaurant: String) in
+            #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[{"title":"Rocks And Dinner","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Hidden Valley","description":"Walk the easy loop trail."},{"type":"foodAndDining","title":"\#(restaurant)","description":"Eat a hearty dinner here."},{"type":"hotelAndLodging","title":"29 Palms Inn","description":"Sleep in an old oasis."}]}]}}"#
+        }
+        let search = #"{"name":"findPointsOfInterest","arguments":{"pointOfInterest":"restaurant","naturalLanguageQuery":"dinner"}}"#
+        let copied = plan("The Restaurant at Lake Kawaguchi")
+        let repaired = try AgentProcess.run(
+            ["Joshua Tree National Park", "--days", "1", "--model", "scripted:" + script([search, copied, plan("Pappy & Harriet's Pioneertown Palace")])],
+            environment: environment, executable: try built("TripPlannerExample"))
+        XCTAssertEqual(repaired.status, 0, repaired.stderr)
+        XCTAssertTrue(repaired.stdout.contains("foodAndDining: Pappy & Harriet's Pioneertown Palace"), repaired.stdout)
+        XCTAssertFalse(repaired.stdout.contains("Kawaguchi"), repaired.stdout)
+        let stubborn = try AgentProcess.run(
+            ["Joshua Tree National Park", "--days", "1", "--model", "scripted:" + script([search, copied, copied, copied, copied])],
+            environment: environment, executable: try built("TripPlannerExample"))
+        XCTAssertEqual(stubborn.status, 1, stubborn.stdout + stubborn.stderr)
+        XCTAssertTrue(stubborn.stdout.contains("No itinerary:") && stubborn.stdout.contains("The Restaurant at Lake Kawaguchi"), stubborn.stdout)
+        XCTAssertFalse(stubborn.stdout.contains("Day 1:"), stubborn.stdout)
+    }
+
     func testTheTripPlannerRunsOnSmolLM2() throws {
         // A 135M model writes nonsense, but under the grammar it must write a whole, typed itinerary.
         let result = try AgentProcess.run(

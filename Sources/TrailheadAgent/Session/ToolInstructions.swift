@@ -36,6 +36,10 @@ struct ToolInstructions {
         for tool in tools {
             lines.append(describe(tool))
         }
+        // The answer listed as a choice beside the tools: on BFCL's `irrelevance` cases the 1.5B
+        // model answered without a call in 30 of 90 with this line and 23 without it, with the other
+        // categories unchanged (see docs/TOOL-CALLING.md).
+        lines.append("- \(keys.final): reply in words, when no tool above does what the request asks.")
         let call = "{\"\(keys.call)\": TOOL, \"\(keys.arguments)\": {…}}"
         let answer = "{\"\(keys.final)\": …}"
         let how = switch calls {

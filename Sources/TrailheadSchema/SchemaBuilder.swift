@@ -72,7 +72,11 @@ public struct SchemaBuilder: Sendable, Hashable {
     /// The pattern of `text(words:)` and `sentence(words:)`.
     static func textPattern(words: ClosedRange<Int>, wordLength: Int, endsSentence: Bool) -> String {
         let first = max(1, words.lowerBound), last = max(first, words.upperBound)
-        let part = "[\(wordLetters)]{1,\(wordLength)}"
+        // Capitals, then small letters ("Kyoto", "USA", "2nd"), after an optional "Mc"/"Le"-like
+        // prefix ("McCarran", "LeConte"): a capital after a small letter is two words glued
+        // ("theKyoto", "aRestaurant", "ArchRockNature", seen on the bench trips).
+        let capitals = "[\(upperLetters)]{1,\(wordLength)}[\(lowerLetters)]{0,\(wordLength)}"
+        let part = "(\(namePrefixes.joined(separator: "|")))?(\(capitals)|[\(lowerLetters)]{1,\(wordLength)})"
         // "&" is a word of its own, as names write it ("Pappy & Harriet's"): without it the model
         // had to write a place's name in other words than the tool's.
         let word = "(\(part)(['’-]\(part))?|&)"
@@ -82,6 +86,11 @@ public struct SchemaBuilder: Sendable, Hashable {
 
     /// What a word of `text(words:)` is made of (a regex class body), and what may end it.
     public static let wordLetters = "A-Za-z0-9\u{00C0}-\u{024F}"
+    /// The capitals and the small letters of a word (digits are both; Latin Extended-A, whose
+    /// cases alternate letter by letter, counts as small).
+    static let upperLetters = "A-Z0-9\u{00C0}-\u{00DE}", lowerLetters = "a-z0-9\u{00DF}-\u{024F}"
+    /// Prefixes of names with a capital inside ("McCarran", "MacLeod", "LeConte", "DeSoto", "DiMaggio").
+    static let namePrefixes = ["Mc", "Mac", "Le", "La", "De", "Di", "Du", "Van"]
     public static let wordEndings = ".,;:!?"
 
     /// One of the cases of a string enumeration.

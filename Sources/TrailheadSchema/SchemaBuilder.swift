@@ -79,7 +79,9 @@ public struct SchemaBuilder: Sendable, Hashable {
         let part = "(\(namePrefixes.joined(separator: "|")))?(\(capitals)|[\(lowerLetters)]{1,\(wordLength)})"
         // "&" is a word of its own, as names write it ("Pappy & Harriet's"): without it the model
         // had to write a place's name in other words than the tool's.
-        let word = "(\(part)(['’-]\(part))?|&)"
+        // After an apostrophe, a contraction's one or two letters ("Harriet's", "we'll"), or a name
+        // after one letter ("O'Neill", "d'Arc"): "region'spast" is two words glued.
+        let word = "(\(part)(['’][\(lowerLetters)]{1,2}|-\(part))?|[A-Za-z]['’]\(part)|&)"
         let inside = endsSentence ? ",;:" : wordEndings
         return "^(\(word)[\(inside)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
     }

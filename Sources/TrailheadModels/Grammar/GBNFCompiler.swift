@@ -314,7 +314,17 @@ struct GBNFCompiler {
             do {
                 let body = try GBNFPattern(pattern).expression(char: primitive(.char))
                 if body.usesApproximation { approximate(pointer + "/pattern", body.approximationReason) }
-                return addRule(pointer + "-string", "\"\\\"\" \(body.text) \"\\\"\"")
+                var text = body.text
+                // Repeated groups become rules of their own, named here (later groups may hold earlier ones).
+                var names: [String] = []
+                for (index, group) in body.groups.enumerated() {
+                    var groupBody = group
+                    for (earlier, name) in names.enumerated() { groupBody = groupBody.replacingOccurrences(of: GBNFPattern.Translation.groupName(earlier), with: name) }
+                    let name = addRule(pointer + "-group", groupBody)
+                    names.append(name)
+                    text = text.replacingOccurrences(of: GBNFPattern.Translation.groupName(index), with: name)
+                }
+                return addRule(pointer + "-string", "\"\\\"\" \(text) \"\\\"\"")
             } catch {
                 approximate(pointer + "/pattern", "pattern \(pattern) is not translated (\(error.message)); left to validation")
                 return primitive(.string)

@@ -13,12 +13,22 @@ struct GBNFPattern {
         var text: String
         var usesApproximation: Bool
         var approximationReason: String
+        /// Groups the text refers to by name (`Translation.groupName(i)`) instead of spelling them
+        /// out: a group that holds a quantifier and is itself repeated. llama.cpp copies a repeated
+        /// expression once per repetition, and refused the well-formed-text pattern (a word of
+        /// bounded parts, repeated up to 24 times) as "exceeds sane defaults"; a rule repeated is
+        /// only its name, repeated.
+        var groups: [String] = []
+
+        /// The placeholder of group `index` in `text`, for the caller to replace with a rule's name.
+        static func groupName(_ index: Int) -> String { "__group\(index)__" }
     }
 
     private let scalars: [Unicode.Scalar]
     private var index = 0
     private var approximated: [String] = []
     private var char = "char"
+    private var groups: [String] = []
 
     init(_ pattern: String) { scalars = Array(pattern.unicodeScalars) }
 
@@ -44,7 +54,7 @@ struct GBNFPattern {
         if !anchoredEnd { parts.append("\(char)*") }
         return Translation(
             text: parts.joined(separator: " "), usesApproximation: !parser.approximated.isEmpty,
-            approximationReason: parser.approximated.joined(separator: "; "))
+            approximationReason: parser.approximated.joined(separator: "; "), groups: parser.groups)
     }
 
     private mutating func alternation(until end: Int) throws(Refusal) -> String {
@@ -60,8 +70,12 @@ struct GBNFPattern {
         var items: [String] = []
         while index < end, scalars[index] != "|", scalars[index] != ")" {
             var atom = try self.atom(until: end)
-            atom += try quantifier(until: end)
-            items.append(atom)
+            let quantifier = try self.quantifier(until: end)
+            if atom.hasPrefix("("), quantifier.hasPrefix("{") || quantifier == "*" || quantifier == "+", atom.contains("{") {
+                groups.append(atom)
+                atom = Translation.groupName(groups.count - 1)
+            }
+            items.append(atom + quantifier)
         }
         return items.joined(separator: " ")
     }

@@ -144,17 +144,28 @@ import TrailheadModels
     }
 
     @Test func aTurnThatMustMakeSeveralCallsRequiresTheLinks() throws {
-        let city: GeneratedContent = ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"], "additionalProperties": false]
-        let step = StepSchema(tools: [.init(name: "weather", arguments: city), .init(name: "clock", arguments: city)], final: nil, maximumCalls: 8, minimumCalls: 3)
-        #expect(step.json["$ref"]?.stringValue == "#/$defs/call1")
+        let city: GeneratedContent = ["type": "object", "properties": ["city": ["type": "string", "maxLength": 20]], "required": ["city"], "additionalProperties": false]
+        let step = StepSchema(tools: [.init(name: "weather", arguments: city), .init(name: "clock", arguments: city)], final: nil, maximumCalls: 4, minimumCalls: 3)
+        #expect(step.json["$ref"]?.stringValue == "#/$defs/call4")
         let defs = try #require(step.json["$defs"])
-        // The first call must hold a second, which must hold a third; the third may hold more.
-        for (name, next, required) in [("call1", "#/$defs/call2", true), ("call2", "#/$defs/call", true), ("call", "#/$defs/call", false)] {
+        // The first call must hold a second, which must hold a third; the third may hold a fourth, the last.
+        for (name, next, required) in [("call4", "#/$defs/call3", true), ("call3", "#/$defs/call2", true), ("call2", "#/$defs/call1", false)] {
             for branch in try #require(defs[name]?["anyOf"]?.arrayValue) {
                 #expect(branch["properties"]?[keys.next]?["$ref"]?.stringValue == next)
                 #expect((branch["required"]?.arrayValue ?? []).contains(.string(keys.next)) == required)
             }
         }
+        #expect(try #require(defs["call1"]?["anyOf"]?.arrayValue).allSatisfy { $0["properties"]?[keys.next] == nil })
+        // Each tool's arguments are written once, and the chain has a longest form.
+        #expect(defs["tool.weather"] == city)
+        let schema = try GenerationSchema(json: step.json)
+        let longest = try #require(schema.longestAnswerBytes)
+        let one = #"{"name":"weather","arguments":{"city":"\#(String(repeating: "x", count: 20))"}}"#
+        let four = chain(Array(repeating: one, count: 4))
+        #expect(schema.isValid(try GeneratedContent(json: four)))
+        #expect(!schema.isValid(try GeneratedContent(json: chain(Array(repeating: one, count: 5)))), "a fifth call is past the chain")
+        #expect(!schema.isValid(try GeneratedContent(json: chain(Array(repeating: one, count: 2)))), "three calls are required")
+        #expect(longest >= four.utf8.count)
     }
 
     @Test func aFreeTextAnswerIsBoundedByDefault() async throws {

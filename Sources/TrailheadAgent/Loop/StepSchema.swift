@@ -64,21 +64,33 @@ struct StepSchema: Sendable {
         let keys = Self.keys
         // Schemas with `$ref`s (a recursive answer, say) are kept whole under the step's `$defs`.
         var embedding = SchemaEmbedding()
-        let calls = tools.map { Self.call(name: $0.name, arguments: embedding.embed($0.arguments, as: "tool." + $0.name)) }
+        let chained = maximumCalls > 1 && !tools.isEmpty
+        let calls = tools.map { tool -> GeneratedContent in
+            let name = "tool." + tool.name
+            let arguments = embedding.embed(tool.arguments, as: name)
+            guard chained else { return Self.call(name: tool.name, arguments: arguments) }
+            // Every link of a chain holds the calls again: each tool's arguments are written once.
+            if embedding.definitions[name] == nil { embedding.define(name, arguments) }
+            return Self.call(name: tool.name, arguments: ["$ref": .string("#/$defs/" + JSONPointer.escape(name))])
+        }
         var branches = calls
-        if maximumCalls > 1, !calls.isEmpty {
-            // Each call may hold the next one (a recursive `$ref`; the loop enforces `maximumCalls`);
-            // the first `minimumCalls - 1` links must.
-            embedding.define("call", Self.linked(calls, to: "#/$defs/call", required: false))
-            var first = "#/$defs/call"
-            for link in stride(from: minimumCalls - 1, through: 1, by: -1) {
-                embedding.define("call\(link)", Self.linked(calls, to: first, required: true))
-                first = "#/$defs/call\(link)"
+        if chained {
+            // Link `call<k>` holds at most k calls: a call, and in "and" a `call<k-1>` (`call1` has
+            // no "and"). The chain is finite, so the answer has a longest form and the model cannot
+            // chain past `maximumCalls`; the first `minimumCalls - 1` links must hold the next.
+            embedding.define("call1", Self.anyOf(calls))
+            for link in 2...maximumCalls {
+                embedding.define("call\(link)", Self.linked(calls, to: "#/$defs/call\(link - 1)", required: link > maximumCalls - minimumCalls + 1))
             }
-            branches = [["$ref": .string(first)]]
+            branches = [["$ref": .string("#/$defs/call\(maximumCalls)")]]
         }
         if let final { branches.append(Self.object([keys.final: embedding.embed(final, as: "final")])) }
         return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
+    }
+
+    /// One of `calls`.
+    private static func anyOf(_ calls: [GeneratedContent]) -> GeneratedContent {
+        calls.count == 1 ? calls[0] : ["anyOf": .array(calls)]
     }
 
     /// The calls, each with a member that holds the next call (at `reference`).
@@ -90,7 +102,7 @@ struct StepSchema: Sendable {
             if required { object["required"] = .array(properties.keys.map { .string($0) }) }
             return .object(object)
         }
-        return linked.count == 1 ? linked[0] : ["anyOf": .array(linked)]
+        return anyOf(linked)
     }
 
     private static func call(name: String, arguments: GeneratedContent) -> GeneratedContent {

@@ -53,7 +53,7 @@ public struct TripPlanner: Sendable {
         return Grounding(
             [
                 .field(
-                    "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed + 2, atLeast: needed,
+                    "/days/*/activities/*/place", from: "findPointsOfInterest", at: "/results/*/name", enough: needed, atLeast: needed,
                     except: [
                         .values([request.landmark]), .valueAt("/landmark/name"), .member("category", in: Array(Self.notActivities).sorted()),
                         .flagged("destination"),

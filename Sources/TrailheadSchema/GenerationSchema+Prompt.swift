@@ -172,7 +172,9 @@ struct PromptRenderer {
     private func renderString(_ node: SchemaNode) -> String {
         var text = "string"
         if let format = node.format { text += " (\(format))" }
-        if let pattern = node.pattern { text += " matching /\(pattern.source)/" }
+        if let pattern = node.pattern {
+            text += TextShape(pattern: pattern.source).map { ": " + $0.description } ?? " matching /\(pattern.source)/"
+        }
         text += Self.countBounds(node.minLength, node.maxLength, "char", "chars")
         return text
     }

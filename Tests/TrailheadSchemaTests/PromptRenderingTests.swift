@@ -29,4 +29,22 @@ final class PromptRenderingTests: XCTestCase {
         let root = try GenerationSchema(json: GeneratedContent(json: ##"{"type":"array","items":{"anyOf":[{"type":"integer"},{"$ref":"#"}]}}"##))
         XCTAssertEqual(root.promptDescription, "Root := [(integer | Root)]")
     }
+
+    /// The well-formed-text patterns `SchemaBuilder` writes are said in words, in prompts and in
+    /// error messages; any other pattern is shown as written.
+    func testTextPatternsAreSaidInWords() throws {
+        let schema = try SchemaBuilder.object(properties: [
+            "query": .text(words: 1...5), "note": .sentence(words: 4...12), "word": .text(words: 1...1, wordLength: 9),
+            "code": .string(pattern: "^[A-Z]{3}$"),
+        ]).schema()
+        XCTAssertEqual(
+            schema.promptDescription,
+            "{query: string: text of 1 to 5 words, note: string: one sentence of 4 to 12 words, word: string: text of 1 word, code: string matching /^[A-Z]{3}$/}")
+        let violations = schema.validate(["query": "the region'spast", "note": "Short.", "word": "ok", "code": "ABC"])
+        XCTAssertEqual(violations.count, 2, "\(violations)")
+        XCTAssertTrue(violations.allSatisfy { $0.message.hasPrefix("expected well-formed ") && !$0.message.contains("^(") }, "\(violations)")
+        XCTAssertTrue(schema.validate(["query": "a b", "note": "One two three four.", "word": "ok", "code": "abc"])[0].message.contains("/^[A-Z]{3}$/"))
+        // A pattern that only looks like one is shown as written.
+        XCTAssertNil(TextShape(pattern: "^((a) ){0,4}b$"))
+    }
 }

@@ -73,6 +73,14 @@ struct FindPointsOfInterest: Tool {
 
     func call(arguments: Arguments) throws -> Output {
         let index = try OpenedIndex.shared.get()
+        var arguments = arguments
+        // A place named only in `query`, with no centre given, is the centre: the 1.5B model asked
+        // for viewpoints with `query: "Joshua Tree National Park"` and no landmark, twice in a row
+        // after being told to give one.
+        if arguments.landmark?.isEmpty ?? true, arguments.latitude == nil || arguments.longitude == nil,
+           let named = arguments.query, (try? index.resolve(named)) != nil {
+            (arguments.landmark, arguments.query) = (named, nil)
+        }
         let (centreName, centre, chosen) = try Self.centre(of: arguments, in: index)
         var query = NearbyQuery(centre: centre, centreName: chosen?.name)
         query.category = arguments.category

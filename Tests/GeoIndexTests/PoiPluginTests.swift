@@ -77,6 +77,18 @@ final class PoiPluginTests: XCTestCase {
         let missing = try call("findPointsOfInterest", #"{"category":"hike"}"#)
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.result["error"], "give `landmark` (a name) or both `latitude` and `longitude`")
+        // A query that is no place still needs a centre.
+        let vague = try call("findPointsOfInterest", #"{"category":"hike","query":"easy loop trail"}"#)
+        XCTAssertEqual(vague.result["error"], "give `landmark` (a name) or both `latitude` and `longitude`")
+    }
+
+    /// A place named only in `query`, with no centre given, is the centre (the 1.5B model's habit).
+    func testAPlaceNamedOnlyInTheQueryIsTheCentre() throws {
+        let (status, result) = try call("findPointsOfInterest", #"{"category":"hike","query":"Joshua Tree National Park"}"#)
+        XCTAssertEqual(status, 0, "\(result)")
+        XCTAssertEqual(result["landmark"]?["name"], "Joshua Tree National Park")
+        XCTAssertEqual(result["results"]?.arrayValue?.first?["name"], "Cholla Cactus Garden Trail")
+        XCTAssertNil(result["note"], "the name is not also matched against the places found")
     }
 
     func testDescribeLandmark() throws {

@@ -72,6 +72,37 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(try entries(transcript).filter { $0["kind"] == "repair" }.count, 1)
     }
 
+    /// `--ground`: a list field takes only names the tool returned, each once; an invented one
+    /// is repaired, and a tool that returns none ends the run saying so, with no answer.
+    func testAGroundedFieldTakesOnlyWhatTheToolReturned() throws {
+        let schema = try Fixtures.temporaryFile(
+            #"{"type":"object","properties":{"people":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["people"],"additionalProperties":false}"#,
+            name: "people.schema.json")
+        let ground = ["--schema", schema, "--ground", "/people/*=searchContacts:/contacts/*/name", "--tools", "contacts"]
+        let (result, transcript) = try run(
+            ["Who is Ana?"] + ground,
+            outputs: [#"{"name":"searchContacts","arguments":{"query":"Ana"}}"#, #"{"answer":{"people":["Ana Banana"]}}"#, #"{"answer":{"people":["Ana Lima"]}}"#])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try GeneratedContent(json: result.stdout), ["people": ["Ana Lima"]])
+        let repairs = try entries(transcript).filter { $0["kind"] == "repair" }
+        XCTAssertEqual(repairs.count, 1)
+        XCTAssertTrue(repairs[0]["message"]?.stringValue?.contains("Ana Lima") == true, repairs[0].jsonString)
+
+        let nobody = try run(
+            ["Who is Zed?"] + ground,
+            outputs: [#"{"name":"searchContacts","arguments":{"query":"Zed"}}"#, #"{"answer":{"people":["Zed"]}}"#, #"{"name":"searchContacts","arguments":{"query":"Zed"}}"#]).0
+        XCTAssertEqual(nobody.status, 1, nobody.stderr)
+        XCTAssertTrue(nobody.stderr.contains("searchContacts") && nobody.stderr.contains("no answer"), nobody.stderr)
+        XCTAssertEqual(nobody.stdout, "")
+
+        let bad = try run(["Hi", "--ground", "people=searchContacts"], outputs: ["x"]).0
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--ground needs --schema"), bad.stderr)
+        let malformed = try run(["Hi", "--schema", schema, "--ground", "people=searchContacts"], outputs: ["x"]).0
+        XCTAssertEqual(malformed.status, 2)
+        XCTAssertTrue(malformed.stderr.contains("FIELD=TOOL:VALUES"), malformed.stderr)
+    }
+
     func testUsageErrorsNameWhatIsWrong() throws {
         let named = try run(["Hi", "--tools", "contacts", "--tool-calling", "radar"], outputs: ["x"]).0
         XCTAssertEqual(named.status, 2)

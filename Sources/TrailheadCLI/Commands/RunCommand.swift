@@ -16,11 +16,16 @@ struct RunCommand: Command {
             things), then answers: in text, streamed as it is written on a terminal, or, with --schema, in JSON \
             that matches the schema file. Progress goes to stderr; the transcript is always written (runs/ by \
             default) and its path printed on stderr. --tool-calling required makes the model call a tool before \
-            it answers, none forbids calls, and a tool's name makes that tool the first turn's call.
+            it answers, none forbids calls, and a tool's name makes that tool the first turn's call. \
+            --ground FIELD=TOOL:VALUES (with --schema; repeatable) makes the values a tool returned the only ones a \
+            field of the answer may take, each at most once in a list ("/viewpoints/*=findPointsOfInterest:/results/*/name"): \
+            no answer is offered until the tool has returned enough of them, and if it never does the run fails \
+            saying what the tool said, instead of the model inventing them.
             """,
         options: [
             .option("tools", valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default none)."),
             .option("schema", valueName: "FILE", help: "A JSON Schema file the answer must match (default: a text answer)."),
+            .option("ground", valueName: "FIELD=TOOL:VALUES", repeatable: true, help: "Answer field whose values come only from a tool's results (JSON pointers, * for every item)."),
             .option("tool-calling", valueName: "MODE", help: "allowed (default), required, none, or a tool's name."),
             .option("instructions", valueName: "TEXT", help: "What the agent is for, before the tools (default none)."),
             .option("model", valueName: "MODEL", help: "The model (default local)."),
@@ -42,6 +47,7 @@ struct RunCommand: Command {
         guard ["text", "json"].contains(format) else { throw UsageError("--format must be text or json, not '\(format)'") }
         let schema = try arguments.value(of: "schema").map { try SchemaCheckCommand.loadSchema($0, context: context) }
         let mode = arguments.value(of: "tool-calling").map(ToolCallingMode.init(parsing:))
+        let rules = try arguments.values(of: "ground").map { try Self.groundingRule($0, answer: schema) }
         let maximumTurns = try arguments.value(of: "max-turns").map { text in
             guard let value = Int(text), (1...50).contains(value) else { throw UsageError("--max-turns must be an integer from 1 to 50, not '\(text)'") }
             return value
@@ -82,7 +88,8 @@ struct RunCommand: Command {
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
 
-        let session = LanguageModelSession(model: model, tools: tools, instructions: arguments.value(of: "instructions").map { Instructions($0) })
+        let session = LanguageModelSession(
+            model: model, tools: tools, instructions: arguments.value(of: "instructions").map { Instructions($0) }, grounding: Grounding(rules))
         let progress = Progress(context: context)
         var configuration = session.configuration
         configuration.transcriptFile = transcript
@@ -141,6 +148,23 @@ struct RunCommand: Command {
             context.stderr.line("  transcript: \(transcriptPath)")
             return .failure
         }
+    }
+
+    /// A `--ground FIELD=TOOL:VALUES` rule. A list field ("/viewpoints/*") takes each value at
+    /// most once and needs as many as the schema's `minItems` of that list; another field needs one.
+    static func groundingRule(_ text: String, answer: GenerationSchema?) throws -> Grounding.Rule {
+        guard let answer else { throw UsageError("--ground needs --schema: it grounds fields of a JSON answer") }
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let source = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 1).map(String.init) : []
+        guard parts.count == 2, source.count == 2, parts[0].hasPrefix("/"), source[1].hasPrefix("/"), !source[0].isEmpty else {
+            throw UsageError("--ground must be FIELD=TOOL:VALUES with JSON pointers (/viewpoints/*=findPointsOfInterest:/results/*/name), not '\(text)'")
+        }
+        let (field, tool, values) = (parts[0], source[0], source[1])
+        guard field.hasSuffix("/*") else { return .field(field, from: tool, at: values, atLeast: 1) }
+        // The list's own schema: "properties" for a name, "items" for "*".
+        var node: GeneratedContent? = answer.json
+        for token in JSONPointer.tokens(String(field.dropLast(2))) ?? [] { node = token == "*" ? node?["items"] : node?["properties"]?[token] }
+        return .field(field, from: tool, at: values, atLeast: max(1, node?["minItems"]?.intValue ?? 1), distinct: true)
     }
 
     struct Answer: Sendable {

@@ -74,10 +74,7 @@ actor LocalServerManager {
     /// anew. Returns the error to report instead of retrying when the server crashed (a signal
     /// such as SIGILL would only repeat on a fresh start).
     func serverLost() async -> ModelError? {
-        let server = lifecycle.runningServer
-        _ = lifecycle.serverLost()
-        backend = nil
-        guard let server else { return nil }
+        guard let server = forgetServer() else { return nil }
         // The connection drops a moment before the process is reaped.
         let deadline = monotonicSeconds() + 2
         while ProcessSpawner.isAlive(server.pid), monotonicSeconds() < deadline {
@@ -86,6 +83,17 @@ actor LocalServerManager {
         guard let ended = await ProcessSpawner.termination(of: server.pid, within: 1), ended.isCrash else { return nil }
         try? FileManager.default.removeItem(atPath: configuration.statePath)
         return .localServer(message: recordCrash(ended, while: "answering a request", logTail: logTail()))
+    }
+
+    /// Forgets the running server, returning it. Not inlined: Swift 6.3.1's release build crashed
+    /// ("Found ownership error", CopyPropagation) on the lifecycle's state read inside the async
+    /// `serverLost()`.
+    @inline(never)
+    private func forgetServer() -> LocalServerLifecycle.Server? {
+        let server = lifecycle.runningServer
+        _ = lifecycle.serverLost()
+        backend = nil
+        return server
     }
 
     /// Stops the server this process uses or the state file names.

@@ -73,18 +73,10 @@ struct FindPointsOfInterest: Tool {
 
     func call(arguments: Arguments) throws -> Output {
         let index = try OpenedIndex.shared.get()
-        var arguments = arguments
-        // A place named only in `query`, with no centre given, is the centre: the 1.5B model asked
-        // for viewpoints with `query: "Joshua Tree National Park"` and no landmark, twice in a row
-        // after being told to give one.
-        if arguments.landmark?.isEmpty ?? true, arguments.latitude == nil || arguments.longitude == nil,
-           let named = arguments.query, (try? index.resolve(named)) != nil {
-            (arguments.landmark, arguments.query) = (named, nil)
-        }
-        let (centreName, centre, chosen) = try Self.centre(of: arguments, in: index)
+        let (centreName, centre, chosen, queryIsCentre) = try Self.centre(of: arguments, in: index)
         var query = NearbyQuery(centre: centre, centreName: chosen?.name)
         query.category = arguments.category
-        query.text = arguments.query
+        query.text = queryIsCentre ? nil : arguments.query
         if let radius = arguments.radiusKm { query.radiusKm = radius }
         if let limit = arguments.limit { query.limit = limit }
         let found = try index.search(query)
@@ -92,7 +84,7 @@ struct FindPointsOfInterest: Tool {
             landmark: ResultFormatting.location(centreName, centre),
             results: found.results.map { Self.render($0, from: chosen?.name ?? centreName) })
         if let chosen, !chosen.alternatives.isEmpty {
-            output.note = ResultFormatting.choice(chosen, asked: arguments.landmark ?? chosen.name)
+            output.note = ResultFormatting.choice(chosen, asked: (queryIsCentre ? arguments.query : arguments.landmark) ?? chosen.name)
         } else if !found.textMatched {
             output.note = "nothing matched the query; these are the nearest places\(query.category.map { " of category \($0.rawValue)" } ?? "")"
         } else if found.results.isEmpty {
@@ -102,26 +94,33 @@ struct FindPointsOfInterest: Tool {
     }
 
     /// The centre: a place by name (falling back to coordinates when both are given and the
-    /// name is unknown), or coordinates; with the place chosen for the name.
-    private static func centre(of arguments: Arguments, in index: GeoIndex) throws -> (String, Coordinate, ResolvedPlace?) {
+    /// name is unknown), or coordinates; with the place chosen for the name. With neither, a place
+    /// named in `query` is the centre (`queryIsCentre`): the 1.5B model asked for viewpoints with
+    /// `query: "Joshua Tree National Park"` and no landmark, twice in a row after being told to give one.
+    private static func centre(of arguments: Arguments, in index: GeoIndex) throws
+        -> (name: String, coordinate: Coordinate, chosen: ResolvedPlace?, queryIsCentre: Bool)
+    {
         let coordinate = arguments.latitude.flatMap { latitude in arguments.longitude.map { Coordinate(latitude: latitude, longitude: $0) } }
         if let landmark = arguments.landmark, !landmark.isEmpty {
             do {
                 let place = try index.resolve(landmark)
-                return (place.label, place.coordinate, place)
+                return (place.label, place.coordinate, place, false)
             } catch let unknown as UnknownPlaceError {
                 guard coordinate == nil else { return try located(coordinate!, in: index) }
                 throw ToolFailure(unknown.description)
             }
         }
-        guard let coordinate else {
+        if let coordinate { return try located(coordinate, in: index) }
+        guard let named = arguments.query, let place = try? index.resolve(named) else {
             throw ToolFailure("give `landmark` (a name) or both `latitude` and `longitude`")
         }
-        return try located(coordinate, in: index)
+        return (place.label, place.coordinate, place, true)
     }
 
     /// Names a bare point after the nearest town within 50 km, so the model can say where it is.
-    private static func located(_ coordinate: Coordinate, in index: GeoIndex) throws -> (String, Coordinate, ResolvedPlace?) {
+    private static func located(_ coordinate: Coordinate, in index: GeoIndex) throws
+        -> (name: String, coordinate: Coordinate, chosen: ResolvedPlace?, queryIsCentre: Bool)
+    {
         guard coordinate.isValid else {
             throw ToolFailure("latitude must be within ±90 and longitude within ±180, got (\(coordinate.latitude), \(coordinate.longitude))")
         }
@@ -129,7 +128,7 @@ struct FindPointsOfInterest: Tool {
         let towns = try index.search(NearbyQuery(centre: coordinate, radiusKm: 50, category: .town, limit: NearbyQuery.maximumLimit))
         let town = towns.results.min { $0.distanceKm < $1.distanceKm }
         let label = "\(ResultFormatting.number(ResultFormatting.coordinate(coordinate.latitude))),\(ResultFormatting.number(ResultFormatting.coordinate(coordinate.longitude)))"
-        return (town.map { "\(label) (near \($0.place.name))" } ?? label, coordinate, nil)
+        return (town.map { "\(label) (near \($0.place.name))" } ?? label, coordinate, nil, false)
     }
 
     private static func render(_ result: NearbyResult, from centre: String) -> Result {

@@ -173,7 +173,7 @@ struct PromptRenderer {
         var text = "string"
         if let format = node.format { text += " (\(format))" }
         if let pattern = node.pattern {
-            text += TextShape(pattern: pattern.source).map { ": " + $0.description } ?? " matching /\(pattern.source)/"
+            text += pattern.textShape.map { ": " + $0.description } ?? " matching /\(pattern.source)/"
         }
         text += Self.countBounds(node.minLength, node.maxLength, "char", "chars")
         return text

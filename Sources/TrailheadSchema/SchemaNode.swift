@@ -51,6 +51,13 @@ struct CompiledPattern: @unchecked Sendable {
     // NSRegularExpression is immutable once made and documented as safe to share between threads.
     let source: String
     let regex: NSRegularExpression
+    /// The well-formed text `SchemaBuilder` wrote this pattern for, recognized once here: prompts
+    /// and error messages say it in words.
+    let textShape: TextShape?
+
+    init(source: String, regex: NSRegularExpression) {
+        (self.source, self.regex, textShape) = (source, regex, TextShape(pattern: source))
+    }
 
     /// Unanchored search, as JSON Schema's `pattern` is.
     func matches(_ string: String) -> Bool {

@@ -213,7 +213,7 @@ struct SchemaValidator {
         }
         if let pattern = node.pattern, !pattern.matches(s) {
             valid = false
-            guard report(node.at("pattern"), "expected \(TextShape(pattern: pattern.source).map { "well-formed " + $0.description + " (a space between words, punctuation only at a word's end)" } ?? "a string matching /\(pattern.source)/"), got \(Describe.brief(.string(s)))") else { return false }
+            guard report(node.at("pattern"), "expected \(pattern.textShape.map { "well-formed " + $0.description + " (a space between words, punctuation only at a word's end)" } ?? "a string matching /\(pattern.source)/"), got \(Describe.brief(.string(s)))") else { return false }
         }
         return valid
     }

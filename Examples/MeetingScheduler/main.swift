@@ -44,7 +44,14 @@ let (people, topic) = (arguments[0], arguments[1])
 let home = ProcessInfo.processInfo.environment["TRAILHEAD_HOME"] ?? FileManager.default.currentDirectoryPath
 let registry = ToolRegistry(.checkout(home))
 defer { registry.shutdown() }
-let plugins = try registry.sessionTools(plugins: ["contacts", "calendar"])
+/// Ends the program with a sentence saying what went wrong (exit 1), never a trap.
+func fail(_ message: String) -> Never {
+    print(message)
+    registry.shutdown()
+    exit(1)
+}
+let plugins: [PluginTool]
+do { plugins = try registry.sessionTools(plugins: ["contacts", "calendar"]) } catch { fail("The plugins cannot be loaded: \(error)") }
 func plugin(_ name: String) -> PluginTool? { plugins.first { $0.name == name } }
 guard let contacts = plugin("searchContacts"), let calendar = plugin("calendarFreeDays"), let invite = plugin("calendarAddEvents") else {
     print("the contacts and calendar plugins are not installed in \(home): run `make`")
@@ -54,8 +61,10 @@ guard let contacts = plugin("searchContacts"), let calendar = plugin("calendarFr
 // The request fixes who and when to look at: those calls are made for the model, before it starts.
 let window: JSONObject = ["start": .string(from), "end": .string(to)]
 let who: JSONObject = ["query": .string(people)]
+let model: any LanguageModel
+do { model = try ModelSpecifier.model(modelSpec) } catch { fail("No model \(modelSpec): \(error)") }
 let session = LanguageModelSession(
-    model: try ModelSpecifier.model(modelSpec),
+    model: model,
     tools: [narrowed(contacts, fixing: who, hiding: ["group"]), narrowed(calendar, fixing: window), narrowed(invite, fixing: ["file": .string(out)])],
     instructions: """
         You schedule meetings. Pick a day the calendar reports free, invite the people the contacts tool found, \
@@ -70,9 +79,18 @@ session.configuration.approve = { [approveAll, out] call in
     print("Add to \(out): \(call.arguments["events"]?.jsonString ?? "")? [y/N] ", terminator: "")
     return readLine()?.lowercased().hasPrefix("y") == true
 }
-let invitation = try await session.respond(
-    to: "Schedule \"\(topic)\" with \(people) between \(from) and \(to).", generating: Invitation.self, includeSchemaInPrompt: false,
-    prefetching: [ToolCallRequest(tool: "searchContacts", arguments: .object(who)), ToolCallRequest(tool: "calendarFreeDays", arguments: .object(window))])
+let invitation: LanguageModelSession.Response<Invitation>
+do {
+    invitation = try await session.respond(
+        to: "Schedule \"\(topic)\" with \(people) between \(from) and \(to).", generating: Invitation.self, includeSchemaInPrompt: false,
+        prefetching: [ToolCallRequest(tool: "searchContacts", arguments: .object(who)), ToolCallRequest(tool: "calendarFreeDays", arguments: .object(window))])
+} catch {
+    let noFreeDay = session.transcript.contains { entry in
+        if case .toolOutput(let output) = entry, output.tool == "calendarFreeDays" { return output.result?["freeDays"]?.arrayValue?.isEmpty == true }
+        return false
+    }
+    fail(noFreeDay ? "No meeting: the calendar has no free day between \(from) and \(to)." : "No meeting: \(error)")
+}
 let value = invitation.content
 print("\(value.subject): \(value.date) at \(value.startTime) with \(value.attendees.joined(separator: ", "))")
 print(value.message)

@@ -1,3 +1,4 @@
+import Foundation
 import Trailhead
 struct Weather: Tool {
     let name = "weather", description = "Tells whether it rains in a city today."
@@ -6,4 +7,9 @@ struct Weather: Tool {
 }
 struct Advice: Generable { var umbrella: Bool, reason: String }
 let session = LanguageModelSession(tools: [Weather()], instructions: "Help travellers pack.")
-print(try await session.respond(to: "Do I need an umbrella in Porto today?", generating: Advice.self).content)
+do {
+    print(try await session.respond(to: "Do I need an umbrella in Porto today?", generating: Advice.self).content)
+} catch {
+    print("No advice: \(error)")
+    exit(1)
+}

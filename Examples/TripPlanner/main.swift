@@ -150,12 +150,21 @@ let landmark = arguments.first ?? "Joshua Tree National Park"
 let home = ProcessInfo.processInfo.environment["TRAILHEAD_HOME"] ?? FileManager.default.currentDirectoryPath
 let places = ToolRegistry(.checkout(home))
 defer { places.shutdown() }
-let model = try ModelSpecifier.model(modelSpec)
+let model: any LanguageModel
+do { model = try ModelSpecifier.model(modelSpec) } catch {
+    print("No model \(modelSpec): \(error)")
+    exit(2)
+}
 
 switch await model.availability {
 case .available:
     let planner = ItineraryPlanner(landmark: landmark, model: model, places: places)
-    if let transcriptPath { planner.session.configuration.transcriptFile = try TranscriptWriter(path: transcriptPath) }
+    if let transcriptPath {
+        do { planner.session.configuration.transcriptFile = try TranscriptWriter(path: transcriptPath) } catch {
+            print("No transcript at \(transcriptPath): \(error)")
+            exit(2)
+        }
+    }
     planner.prewarm()
     var shownDays = 0
     let itinerary: Itinerary

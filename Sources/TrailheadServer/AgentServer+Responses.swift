@@ -93,7 +93,10 @@ extension AgentServer {
     static func parse(responseID: String) -> (String, Int)? {
         guard responseID.hasPrefix("resp_"), let underscore = responseID.lastIndex(of: "_") else { return nil }
         let session = String(responseID[responseID.index(responseID.startIndex, offsetBy: 5)..<underscore])
-        guard let count = Int(responseID[responseID.index(after: underscore)...]), count >= 0, !session.isEmpty else { return nil }
+        let isIDCharacter = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_") }
+        guard let count = Int(responseID[responseID.index(after: underscore)...]), count >= 0, !session.isEmpty, session.count <= 128,
+            session.allSatisfy(isIDCharacter)
+        else { return nil }
         return (session, count)
     }
 

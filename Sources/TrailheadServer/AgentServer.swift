@@ -64,7 +64,12 @@ public final class AgentServer: Sendable {
             agents: Dictionary(configuration.agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry,
             store: configuration.store, models: configuration.models, storeTimeout: configuration.storeTimeout)
         let handler = Handler()
-        do { server = try HTTPServer(host: configuration.host, port: configuration.port) { handler.handle($0) } } catch {
+        let key = configuration.apiKey ?? ""
+        let admit: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
+            guard !key.isEmpty, !Self.authorized(head[header: "authorization"], key: key) else { return nil }
+            return APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key")
+        }
+        do { server = try HTTPServer(host: configuration.host, port: configuration.port, admit: admit) { handler.handle($0) } } catch {
             throw SetupError(description: error.message)
         }
         handler.server.withLock { $0 = self }
@@ -86,10 +91,8 @@ public final class AgentServer: Sendable {
         }
     }
 
+    /// Routes a request whose API key was checked from its head, before its body was read.
     func route(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
-        if let key = configuration.apiKey, !key.isEmpty, !Self.authorized(request[header: "authorization"], key: key) {
-            return .respond(APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key"))
-        }
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
         switch (request.method, path) {
         case ("GET", "/health"): return .respond(.json(200, #"{"status":"ok"}"#))
@@ -158,7 +161,8 @@ enum APIError {
         case .unknownAgent: response(404, failure.description, type: "invalid_request_error", code: "model_not_found")
         case .badRequest: response(400, failure.description, type: "invalid_request_error")
         case .store(let error) where error.kind == .conflict: response(409, failure.description, type: "conflict")
-        case .store: response(503, failure.description, type: "unavailable")
+        case .store(let error) where error.kind == .unavailable: response(503, failure.description, type: "unavailable")
+        case .store: response(500, failure.description, type: "server_error")
         case .agent: response(500, failure.description, type: "server_error")
         }
     }

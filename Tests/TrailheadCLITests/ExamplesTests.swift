@@ -73,17 +73,20 @@ final class ExamplesTests: XCTestCase {
     }
 
     func testTheTripPlannerRunsOnSmolLM2() throws {
-        // A 135M model writes nonsense, but under the grammar it writes a whole, typed itinerary,
-        // or it copies the instructions' example until the session gives up: then there is no
-        // itinerary, and the program says why (exit 1), never a trap or the example as a plan.
+        // A 135M model writes nonsense, and which nonsense changes with the CPU's arithmetic. What
+        // the runtime guarantees is the same on every machine: under the grammar there is a whole,
+        // typed itinerary that is not the instructions' example (exit 0), or no itinerary and a
+        // sentence saying why (exit 1) — never a trap, a backtrace or the example shown as a plan.
         let result = try AgentProcess.run(
             ["Zion National Park", "--days", "1", "--model", "local:test"], environment: environment, executable: try built("TripPlannerExample"))
+        let everything = result.stdout + result.stderr
+        XCTAssertFalse(everything.contains("Fatal error") || everything.contains("Backtrace"), everything)
+        XCTAssertFalse(result.stdout.contains("Lake Kawaguchi"), "the example is never shown as a plan: \(result.stdout)")
         if result.status == 0 {
             XCTAssertTrue(result.stdout.contains("Day 1:"), result.stdout)
-            XCTAssertFalse(result.stdout.contains("Lake Kawaguchi"), result.stdout)
         } else {
-            XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
-            XCTAssertTrue(result.stdout.contains("No itinerary:") && result.stdout.contains("example"), result.stdout)
+            XCTAssertEqual(result.status, 1, everything)
+            XCTAssertTrue(result.stdout.contains("No itinerary:"), result.stdout)
             XCTAssertFalse(result.stdout.contains("Day 1:"), result.stdout)
         }
     }

@@ -63,17 +63,25 @@ final class SocketHTTPCall: @unchecked Sendable {
             let line = try reader.line()
             if line.isEmpty { break }
             if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = line[..<colon].lowercased()
+                if name == "content-length", let earlier = headers[name], earlier != line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) {
+                    throw HTTPTransportError.failed("the response gives Content-Length twice, differently")
+                }
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             }
         }
         continuation.yield(.head(status: status, headers: headers))
         if request.httpMethod == "HEAD" || status == 204 || status == 304 { return }
 
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+        let framing: HTTPBodyFraming
+        do { framing = try HTTPHead(startLine: parts.map(String.init), headers: headers).bodyFraming(isResponse: true) } catch {
+            throw HTTPTransportError.failed("the response's framing: \(error.message)")
+        }
+        if case .chunked = framing {
             while true {
                 let sizeLine = try reader.line()
-                guard let size = Int(sizeLine.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16) else {
-                    throw HTTPTransportError.failed("malformed chunk size '\(sizeLine.prefix(20))'")
+                guard let size = HTTPHead.hexadecimal(sizeLine.split(separator: ";", omittingEmptySubsequences: false)[0]) else {
+                    throw HTTPTransportError.failed("malformed chunk size \(String(reflecting: String(sizeLine.prefix(20))))")
                 }
                 if size == 0 { return }
                 var remaining = size
@@ -82,9 +90,9 @@ final class SocketHTTPCall: @unchecked Sendable {
                     remaining -= piece.count
                     continuation.yield(.body(Data(piece)))
                 }
-                _ = try reader.line()
+                guard try reader.line().isEmpty else { throw HTTPTransportError.failed("a chunk longer than its size") }
             }
-        } else if let length = headers["content-length"].flatMap(Int.init) {
+        } else if case .length(let length) = framing {
             var remaining = length
             while remaining > 0 {
                 let piece = try reader.bytes(upTo: remaining)

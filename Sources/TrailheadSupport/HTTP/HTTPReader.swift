@@ -11,15 +11,45 @@ public struct HTTPHead: Sendable {
     /// Header names in lower case; a repeated header keeps its last value.
     public var headers: [String: String]
 
+    public init(startLine: [String], headers: [String: String]) {
+        self.startLine = startLine
+        self.headers = headers
+    }
+
     public subscript(header name: String) -> String? { headers[name.lowercased()] }
 
-    /// How the body that follows is delimited (RFC 9112 §6.3).
-    public func bodyFraming(isResponse: Bool) -> HTTPBodyFraming {
-        if self[header: "transfer-encoding"]?.lowercased().contains("chunked") == true { return .chunked }
-        if let length = self[header: "content-length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-            return .length(length)
+    /// How the body that follows is delimited (RFC 9112 §6.3). A length that is not plain digits, a
+    /// transfer coding other than chunked, and (in a request) both framings at once are refused:
+    /// the disagreements request smuggling starts from.
+    public func bodyFraming(isResponse: Bool) throws(HTTPError) -> HTTPBodyFraming {
+        let length = self[header: "content-length"]
+        if let coding = self[header: "transfer-encoding"] {
+            guard coding.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces) == "chunked" else {
+                throw HTTPError(.malformed, "Transfer-Encoding '\(coding.prefix(40))' does not end in chunked")
+            }
+            if !isResponse, length != nil { throw HTTPError(.malformed, "both Content-Length and Transfer-Encoding") }
+            return .chunked
+        }
+        if let length {
+            guard let count = Self.decimal(length) else { throw HTTPError(.malformed, "Content-Length '\(length.prefix(40))' is not a number of bytes") }
+            return .length(count)
         }
         return isResponse ? .untilClose : .length(0)
+    }
+
+    /// A count of plain ASCII digits (no sign, no spaces inside), at most 15 of them.
+    public static func decimal(_ text: String) -> Int? {
+        let digits = text.utf8
+        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(text)
+    }
+
+    /// A chunk size: hexadecimal digits only, at most 15 of them.
+    public static func hexadecimal(_ text: Substring) -> Int? {
+        let digits = text.utf8
+        let isHex = { (c: UInt8) in (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) }
+        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(isHex) else { return nil }
+        return Int(text, radix: 16)
     }
 }
 
@@ -42,7 +72,13 @@ public struct HTTPReader {
     /// Heads larger than this are refused (no legitimate MCP exchange comes close).
     public static let maximumHeadBytes = 64 * 1024
 
-    public init(fd: Int32) { self.fd = fd }
+    /// Lines must end in CRLF (a server's reading of requests); a client tolerates a bare LF.
+    public var requiresCRLF = false
+
+    public init(fd: Int32, requiresCRLF: Bool = false) {
+        self.fd = fd
+        self.requiresCRLF = requiresCRLF
+    }
 
     /// Reads a start line and headers; `nil` when the peer closed before sending anything.
     public mutating func head(deadline: Double) throws(HTTPError) -> HTTPHead? {
@@ -62,8 +98,18 @@ public struct HTTPReader {
         guard startLine.count >= 2 else { throw HTTPError(.malformed, "not an HTTP start line: \(lines[0].prefix(80))") }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { throw HTTPError(.malformed, "not a header line: \(line.prefix(80))") }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
+                throw HTTPError(.malformed, "not a header line: \(String(reflecting: String(line.prefix(80))))")
+            }
+            let name = line[..<colon].lowercased()
+            guard !name.contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw HTTPError(.malformed, "whitespace in the header name \(String(reflecting: String(name.prefix(40))))")
+            }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if name == "content-length", let earlier = headers[name], earlier != value {
+                throw HTTPError(.malformed, "Content-Length given twice, as '\(earlier.prefix(20))' and '\(value.prefix(20))'")
+            }
+            headers[name] = value
         }
         return HTTPHead(startLine: startLine, headers: headers)
     }
@@ -91,8 +137,8 @@ public struct HTTPReader {
         case .chunked:
             if chunkRemaining == 0 {
                 let sizeLine = try line(deadline: deadline, allowEnd: false)!
-                guard let size = Int(sizeLine.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16) else {
-                    throw HTTPError(.malformed, "malformed chunk size '\(sizeLine.prefix(20))'")
+                guard let size = HTTPHead.hexadecimal(sizeLine.split(separator: ";", omittingEmptySubsequences: false)[0]) else {
+                    throw HTTPError(.malformed, "malformed chunk size \(String(reflecting: String(sizeLine.prefix(20))))")
                 }
                 if size == 0 {
                     // Trailers, then the blank line.
@@ -104,7 +150,9 @@ public struct HTTPReader {
             }
             let piece = try some(upTo: chunkRemaining, deadline: deadline, what: "a chunk")
             chunkRemaining -= piece.count
-            if chunkRemaining == 0 { _ = try line(deadline: deadline, allowEnd: false) }
+            if chunkRemaining == 0, try line(deadline: deadline, allowEnd: false) != "" {
+                throw HTTPError(.malformed, "a chunk longer than its size")
+            }
             return piece
         case .untilClose:
             if start == buffer.count, try !fill(deadline: deadline) {
@@ -136,7 +184,11 @@ public struct HTTPReader {
         while true {
             if let newline = buffer[scanned...].firstIndex(of: 10) {
                 var end = newline
-                if end > start && buffer[end - 1] == 13 { end -= 1 }
+                if end > start && buffer[end - 1] == 13 {
+                    end -= 1
+                } else if requiresCRLF {
+                    throw HTTPError(.malformed, "a line ending in a bare LF (HTTP/1.1 lines end in CRLF)")
+                }
                 let text = String(decoding: buffer[start..<end], as: UTF8.self)
                 start = newline + 1
                 compact()
@@ -152,6 +204,7 @@ public struct HTTPReader {
     }
 
     private mutating func some(upTo count: Int, deadline: Double, what: String) throws(HTTPError) -> [UInt8] {
+        guard count > 0 else { return [] }
         if start == buffer.count, try !fill(deadline: deadline) {
             throw HTTPError(.closed, "the connection closed in the middle of \(what)")
         }

@@ -82,31 +82,53 @@ public final class HTTPServer: Sendable {
     public let host: String
     private let listener: Int32
     private let handler: @Sendable (Request) -> Outcome
+    private let admit: @Sendable (HTTPHead) -> Response?
     private let connections = Mutex<Set<Int32>>([])
     private let stopped = Mutex(false)
-    /// Bodies larger than this are refused: one JSON-RPC message never comes close.
+    /// Bodies larger than this are refused (413): one JSON-RPC message never comes close.
     static let maximumBodyBytes = 16 << 20
-    /// A connection idle this long is closed.
-    static let idleSeconds = 300.0
+    /// A connection idle this long between requests, or this slow to send a head, is closed.
+    static let idleSeconds = 60.0
+    /// A body must arrive within this long of its head.
+    static let bodySeconds = 60.0
+    /// Connections served at once; one more is answered 503 and closed.
+    public let maximumConnections: Int
 
     /// Listens on `host`:`port` (0 picks a free one; `self.port` says which); `host` is an IPv4
-    /// address, 127.0.0.1 by default.
-    public init(host: String = "127.0.0.1", port: Int, handler: @escaping @Sendable (Request) -> Outcome) throws(HTTPError) {
+    /// address, 127.0.0.1 by default. `admit` sees each request's head before any byte of its
+    /// body is read, and refuses it by returning the response to send (a missing API key, say).
+    public init(
+        host: String = "127.0.0.1", port: Int, maximumConnections: Int = 512, admit: @escaping @Sendable (HTTPHead) -> Response? = { _ in nil },
+        handler: @escaping @Sendable (Request) -> Outcome
+    ) throws(HTTPError) {
         (listener, self.port) = try HTTPSocket.listen(host: host, port: port)
         self.host = host
+        self.maximumConnections = maximumConnections
+        self.admit = admit
         self.handler = handler
     }
 
     /// Accepts connections until `stop()`.
     public func run() {
         while let fd = HTTPSocket.accept(listener) {
-            let admitted = stopped.withLock { stopped in
-                if !stopped { connections.withLock { _ = $0.insert(fd) } }
-                return !stopped
+            enum Admission { case admitted, full, stopped }
+            let admission = stopped.withLock { stopped -> Admission in
+                if stopped { return .stopped }
+                return connections.withLock { open in
+                    guard open.count < maximumConnections else { return .full }
+                    open.insert(fd)
+                    return .admitted
+                }
             }
-            guard admitted else {
+            if admission == .stopped {
                 close(fd)
                 break
+            }
+            if admission == .full {
+                let busy = Self.error(503, "the server is serving \(maximumConnections) connections, its most: try again shortly", headers: ["Retry-After": "1"])
+                try? HTTPSocket.send(fd, Self.serialize(busy, close: true))
+                close(fd)
+                continue
             }
             let thread = Thread { [self] in
                 serve(fd)
@@ -125,15 +147,27 @@ public final class HTTPServer: Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        var reader = HTTPReader(fd: fd)
+        var reader = HTTPReader(fd: fd, requiresCRLF: true)
         while true {
             let request: Request
-            do {
-                guard let head = try reader.head(deadline: monotonicSeconds() + Self.idleSeconds), head.startLine.count == 3 else { return }
-                let body = try reader.body(head.bodyFraming(isResponse: false), deadline: monotonicSeconds() + 60, maximumBytes: Self.maximumBodyBytes)
+            do throws(HTTPError) {
+                guard let head = try reader.head(deadline: monotonicSeconds() + Self.idleSeconds) else { return }
+                guard head.startLine.count == 3, head.startLine[2].hasPrefix("HTTP/1.") else {
+                    throw HTTPError(.malformed, "not an HTTP/1.x request line")
+                }
+                let framing = try head.bodyFraming(isResponse: false)
+                if let refusal = admit(head) {
+                    try? HTTPSocket.send(fd, Self.serialize(refusal, close: true))
+                    return
+                }
+                if case .length(let count) = framing, count > Self.maximumBodyBytes {
+                    try? HTTPSocket.send(fd, Self.serialize(Self.error(413, "a body of \(count) bytes, more than the \(Self.maximumBodyBytes) allowed"), close: true))
+                    return
+                }
+                let body = try reader.body(framing, deadline: monotonicSeconds() + Self.bodySeconds, maximumBytes: Self.maximumBodyBytes)
                 request = Request(method: head.startLine[0], path: head.startLine[1], head: head, body: body)
             } catch {
-                if error.kind == .malformed { try? HTTPSocket.send(fd, Self.serialize(.json(400, #"{"error":"\#(error.message)"}"#), close: true)) }
+                if error.kind == .malformed { try? HTTPSocket.send(fd, Self.serialize(Self.error(400, error.message), close: true)) }
                 return
             }
             let closeAfter = request[header: "connection"]?.lowercased() == "close"
@@ -161,6 +195,21 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// An error answered by the server itself: `{"error": {"message": …, "type": …}}`, encoded, so a
+    /// message quoting the client's bytes stays valid JSON.
+    static func error(_ status: Int, _ message: String, headers: [String: String] = [:]) -> Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                var message: String
+                var type: String
+            }
+            var error: Detail
+        }
+        let type = status == 503 ? "unavailable" : "invalid_request_error"
+        let data = (try? JSONEncoder().encode(Body(error: .init(message: message, type: type)))) ?? Data(#"{"error":{"message":"bad request"}}"#.utf8)
+        return Response(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(data))
+    }
+
     public static func serialize(_ response: Response, close: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\nContent-Length: \(response.body.count)\r\n"
         if close { head += "Connection: close\r\n" }
@@ -179,7 +228,9 @@ public final class HTTPServer: Sendable {
         case 405: "Method Not Allowed"
         case 406: "Not Acceptable"
         case 409: "Conflict"
+        case 413: "Content Too Large"
         case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         default: "Status"

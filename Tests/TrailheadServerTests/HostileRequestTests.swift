@@ -1,0 +1,129 @@
+import Foundation
+import TrailheadSchema
+import TrailheadSupport
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a stranger may send `agent serve`: every malformed request gets a 4xx with a JSON body (or
+/// the connection closes), and the server goes on serving. Each case is written byte for byte on a
+/// raw socket, as an attacker would; after each one, `GET /health` must still answer 200.
+final class HostileRequestTests: XCTestCase {
+    struct Case {
+        var name: String
+        var bytes: [UInt8]
+        /// The status expected; nil: the server closes the connection without an answer.
+        var status: Int?
+    }
+
+    static func request(_ head: String, body: String = "") -> [UInt8] { Array((head + "\r\n\r\n" + body).utf8) }
+
+    static let cases: [Case] = {
+        let post = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+        let json = #"{"model":"free-days","messages":[{"role":"user","content":"hi"}]}"#
+        return [
+            Case(name: "Content-Length: -5", bytes: request(post + "\r\nContent-Length: -5", body: json), status: 400),
+            Case(name: "Content-Length: abc", bytes: request(post + "\r\nContent-Length: abc", body: json), status: 400),
+            Case(name: "Content-Length: +5", bytes: request(post + "\r\nContent-Length: +5", body: json), status: 400),
+            Case(name: "Content-Length of 20 digits", bytes: request(post + "\r\nContent-Length: 99999999999999999999"), status: 400),
+            Case(name: "Content-Length with a quote", bytes: request(post + "\r\nContent-Length: \"5"), status: 400),
+            Case(name: "two differing Content-Lengths", bytes: request(post + "\r\nContent-Length: 5\r\nContent-Length: 6", body: json), status: 400),
+            Case(name: "Content-Length and Transfer-Encoding", bytes: request(post + "\r\nContent-Length: 5\r\nTransfer-Encoding: chunked", body: "0\r\n\r\n"), status: 400),
+            Case(name: "Transfer-Encoding: gzip", bytes: request(post + "\r\nTransfer-Encoding: gzip", body: json), status: 400),
+            Case(name: "chunk size -5", bytes: request(post + "\r\nTransfer-Encoding: chunked", body: "-5\r\nhello\r\n0\r\n\r\n"), status: 400),
+            Case(name: "chunk size zz", bytes: request(post + "\r\nTransfer-Encoding: chunked", body: "zz\r\nhello\r\n0\r\n\r\n"), status: 400),
+            Case(name: "chunk size of 16 hex digits", bytes: request(post + "\r\nTransfer-Encoding: chunked", body: "ffffffffffffffff\r\nhello\r\n"), status: 400),
+            Case(name: "chunk longer than its size", bytes: request(post + "\r\nTransfer-Encoding: chunked", body: "2\r\nhello\r\n0\r\n\r\n"), status: 400),
+            Case(name: "bare LF line ends", bytes: Array("POST /v1/chat/completions HTTP/1.1\nHost: x\nContent-Length: 2\n\n{}".utf8), status: 400),
+            Case(name: "header without a colon", bytes: request(post + "\r\nNoColonHere"), status: 400),
+            Case(name: "space before a header's colon", bytes: request(post + "\r\nContent-Length : 2", body: "{}"), status: 400),
+            Case(name: "headers of 70 KiB", bytes: request(post + "\r\nX-Big: " + String(repeating: "a", count: 70 * 1024)), status: 400),
+            Case(name: "body declared at 1 GiB", bytes: request(post + "\r\nContent-Length: 1073741824"), status: 413),
+            Case(name: "HTTP/2 preface", bytes: Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8), status: 400),
+            Case(name: "binary junk", bytes: [0, 1, 2, 255, 254, 13, 10, 13, 10], status: 400),
+            Case(name: "body not JSON", bytes: request(post + "\r\nContent-Length: 9", body: "not json!"), status: 400),
+            Case(name: "body with invalid UTF-8", bytes: request(post + "\r\nContent-Length: 4") + [0x22, 0xFF, 0xFE, 0x22], status: 400),
+            Case(name: "malformed previous_response_id", bytes: {
+                let body = #"{"model":"free-days","input":"hi","previous_response_id":"resp_../../etc_1"}"#
+                return request("POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)", body: body)
+            }(), status: 400),
+            Case(name: "truncated body, then close", bytes: request(post + "\r\nContent-Length: 500", body: "{\"model\""), status: nil),
+        ]
+    }()
+
+    func testEveryMalformedRequestIsA4xxAndTheServerGoesOnServing() throws {
+        let folder = try ServeFixtures.folder()
+        try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
+        try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
+
+        var table = ["| request | status | server still serving |", "|---|---|---|"]
+        for hostile in Self.cases {
+            let answer = try Self.exchange(hostile.bytes, port: serve.port)
+            let serving = try Self.exchange(Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: serve.port)
+            table.append("| \(hostile.name) | \(answer.status.map(String.init) ?? "closed") | \(serving.status == 200 ? "yes" : "NO") |")
+            XCTAssertEqual(answer.status, hostile.status, "\(hostile.name): \(answer.text.prefix(300))")
+            if answer.status != nil {
+                let body = try? GeneratedContent(json: Array(answer.body))
+                XCTAssertNotNil(body?["error"]?["message"]?.stringValue, "\(hostile.name): the error body is JSON with a message: \(answer.text.prefix(300))")
+            }
+            XCTAssertEqual(serving.status, 200, "after \(hostile.name), /health answered \(serving.text.prefix(200))")
+        }
+        print(table.joined(separator: "\n"))
+        XCTAssertFalse(serve.output.contains("Fatal error"), serve.output)
+    }
+
+    func testAKeyIsCheckedBeforeAnyByteOfTheBodyIsRead() throws {
+        let folder = try ServeFixtures.folder()
+        try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
+        try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
+        let key = "test-key-\(UUID().uuidString)"
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"],
+            environment: ["TRAILHEAD_API_KEY": key])
+        // The head promises 16 MB and none of it is sent: the 401 comes from the head alone.
+        let answer = try Self.exchange(request("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 16000000"), port: serve.port, deadline: 20)
+        XCTAssertEqual(answer.status, 401, answer.text)
+    }
+
+    private func request(_ head: String) -> [UInt8] { Self.request(head) }
+
+    /// Sends `bytes` on a new connection and reads until the server closes it or the first
+    /// response is complete; `status` nil when the connection closed with no answer.
+    static func exchange(_ bytes: [UInt8], port: Int, deadline seconds: Double = 30) throws -> (status: Int?, body: ArraySlice<UInt8>, text: String) {
+        let fd = try HTTPSocket.connect(host: "127.0.0.1", port: port)
+        defer { close(fd) }
+        try? HTTPSocket.send(fd, bytes)
+        _ = shutdown(fd, Int32(SHUT_WR))  // nothing more comes: a truncated message ends here
+        let deadline = monotonicSeconds() + seconds
+        var received: [UInt8] = []
+        while monotonicSeconds() < deadline {
+            if let complete = complete(received) { return complete }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 200) >= 0 else { break }
+            guard pfd.revents != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { break }
+            received += chunk[0..<n]
+        }
+        if let complete = complete(received) { return complete }
+        guard !received.isEmpty else { return (nil, [], "") }
+        throw HTTPError(.malformed, "an incomplete answer: \(String(decoding: received.prefix(300), as: UTF8.self))")
+    }
+
+    /// The status and body of the first response in `bytes`, once its Content-Length of body arrived.
+    private static func complete(_ bytes: [UInt8]) -> (status: Int?, body: ArraySlice<UInt8>, text: String)? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return nil }
+        let head = text[..<end.lowerBound]
+        let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        let bodyStart = text.utf8.distance(from: text.startIndex, to: end.upperBound)
+        guard bytes.count - bodyStart >= length else { return nil }
+        return (status, bytes[bodyStart..<bodyStart + length], text)
+    }
+}

@@ -120,7 +120,9 @@ final class HTTPWorkerChannel: WorkerChannel {
                     // An HTTP error without a JSON-RPC body still answers the request, as an error.
                     let text = String(decoding: bytes.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                     let reply = (try? GeneratedContent(json: bytes)).flatMap { $0["error"] != nil ? $0 : nil }
-                        ?? JSONRPC.error(id: id, code: JSONRPC.internalError, message: "HTTP \(status)\(text.isEmpty ? "" : ": \(text)")")
+                        ?? JSONRPC.error(
+                            id: id, code: JSONRPC.internalError,
+                            message: "\(self.url) answered HTTP \(status)\(status == 200 ? " with no JSON-RPC message" : "")\(text.isEmpty ? "" : ": \(text)")")
                     self.take(reply)
                 }
             }

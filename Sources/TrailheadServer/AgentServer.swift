@@ -64,7 +64,13 @@ public final class AgentServer: Sendable {
             agents: Dictionary(configuration.agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry,
             store: configuration.store, models: configuration.models, storeTimeout: configuration.storeTimeout)
         let handler = Handler()
-        do { server = try HTTPServer(host: configuration.host, port: configuration.port) { handler.handle($0) } } catch {
+        let apiKey = configuration.apiKey
+        // The key is checked from the head, before any byte of the body is read.
+        let authorize: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
+            guard let apiKey, !apiKey.isEmpty, !Self.authorized(head[header: "authorization"], key: apiKey) else { return nil }
+            return APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key")
+        }
+        do { server = try HTTPServer(host: configuration.host, port: configuration.port, authorize: authorize) { handler.handle($0) } } catch {
             throw SetupError(description: error.message)
         }
         handler.server.withLock { $0 = self }
@@ -87,9 +93,6 @@ public final class AgentServer: Sendable {
     }
 
     func route(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
-        if let key = configuration.apiKey, !key.isEmpty, !Self.authorized(request[header: "authorization"], key: key) {
-            return .respond(APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key"))
-        }
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
         switch (request.method, path) {
         case ("GET", "/health"): return .respond(.json(200, #"{"status":"ok"}"#))

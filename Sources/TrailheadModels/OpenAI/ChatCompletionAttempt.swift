@@ -2,10 +2,6 @@ import Foundation
 import TrailheadSchema
 import TrailheadSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One attempt at a streamed chat completion: sends the request, turns the event stream into
 /// text deltas, and ends with the final record. Failures before any text was delivered are
 /// `RetryableFailure` when another attempt may help (refused connection, 429, 5xx).
@@ -14,14 +10,14 @@ struct ChatCompletionAttempt {
     let started: Double
     let continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation
 
-    func run(_ request: URLRequest) async throws -> ModelResponse {
+    func run(_ request: HTTPClient.Request) async throws -> ModelResponse {
         var parser = ServerSentEventParser()
         var accumulator = ChatCompletionStreamAccumulator()
         var firstToken: Double?
         var status = 0
         var isEventStream = true
-        var errorBody = Data()
-        var plainBody = Data()
+        var errorBody: [UInt8] = []
+        var plainBody: [UInt8] = []
 
         do {
             for try await event in HTTPStreamingCall.start(request, timeouts: model.timeouts) {
@@ -33,11 +29,11 @@ struct ChatCompletionAttempt {
                     if RetryPolicy.isRetryable(status: s) || !(200..<300).contains(s) { continue }
                 case .body(let data):
                     guard (200..<300).contains(status) else {
-                        if errorBody.count < 4096 { errorBody.append(data) }
+                        if errorBody.count < 4096 { errorBody += data }
                         continue
                     }
                     guard isEventStream else {
-                        plainBody.append(data)
+                        plainBody += data
                         continue
                     }
                     for payload in parser.feed(data) {
@@ -99,7 +95,7 @@ struct ChatCompletionAttempt {
     }
 
     /// A server that ignored `stream: true` and answered with one JSON completion.
-    private func completion(fromPlainBody body: Data) throws(ModelError) -> ModelResponse {
+    private func completion(fromPlainBody body: [UInt8]) throws(ModelError) -> ModelResponse {
         let answer: GeneratedContent
         do { answer = try GeneratedContent(json: body) } catch {
             throw .protocolViolation(model: model.id, message: "the response is neither an event stream nor JSON: \(error)")

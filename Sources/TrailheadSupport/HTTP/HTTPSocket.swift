@@ -103,17 +103,3 @@ public enum HTTPSocket {
         }
     }
 }
-
-/// Why an HTTP exchange failed.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case refused, timedOut, closed, malformed, failed }
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
-}

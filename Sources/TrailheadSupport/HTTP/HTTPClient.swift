@@ -144,7 +144,9 @@ private final class Transfer {
             trailhead_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
             return curl_easy_perform(handle)
         }
-        let detail = String(cString: errorBuffer)
+        let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var systemError = 0
+        trailhead_curl_get_long(handle, CURLINFO_OS_ERRNO, &systemError)
         switch code {
         case CURLE_OK:
             sendHead()
@@ -155,7 +157,8 @@ private final class Transfer {
         case _ where idleExpired:
             throw HTTPError(.idleTimeout, "\(request.url): nothing arrived for \(request.idleSeconds) s")
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST:
-            throw HTTPError(.refused, "\(request.url): \(Self.reason(code, detail))")
+            let reason = systemError == Int(ECONNREFUSED) ? "connection refused" : systemError != 0 ? String(cString: strerror(Int32(systemError))) : Self.reason(code, detail)
+            throw HTTPError(.refused, "\(request.url): \(reason)")
         case CURLE_OPERATION_TIMEDOUT:
             throw HTTPError(headSent ? .timedOut : .idleTimeout, "\(request.url): no complete answer in time (\(Self.reason(code, detail)))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
@@ -167,11 +170,9 @@ private final class Transfer {
         }
     }
 
-    /// libcurl's sentence for `code`, with the detail it wrote ("Failed to connect to 127.0.0.1
-    /// port 9 after 0 ms: Connection refused").
+    /// libcurl's sentence for `code`, or the detail it wrote.
     private static func reason(_ code: CURLcode, _ detail: String) -> String {
-        if code == CURLE_COULDNT_CONNECT, detail.lowercased().contains("refused") { return "connection refused" }
-        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
     }
 
     private func sendHead() {

@@ -88,6 +88,10 @@ final class ServerCore: Sendable {
     /// Why a request is refused from its head alone, if it is.
     func refusal(of head: HTTPHead) -> HTTPServer.Response? {
         if isStopped { return .error(503, "the server is stopping", type: "unavailable") }
+        if head.startLine[1].utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return .error(400, "a control character in the request's path") }
+        if head.headers.keys.contains(where: { $0.utf8.contains { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ":") } }) {
+            return .error(400, "a malformed header name")
+        }
         if head.headers["content-length"] != nil, head.headers["transfer-encoding"] != nil {
             return .error(400, "a request with both Content-Length and Transfer-Encoding (RFC 9112 section 6.3)")
         }

@@ -210,7 +210,7 @@ final class ThrowawayPostgres {
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else { throw ServeProcessError("no free port") }
+        guard let port = LoopbackSocket.bindLoopback(fd, port: 0) else { throw ServeProcessError("no free port") }
         return port
     }
 

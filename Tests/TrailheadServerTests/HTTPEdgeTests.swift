@@ -28,9 +28,9 @@ final class HTTPEdgeTests: XCTestCase {
     /// Sends `bytes` on a new connection and reads until the server closes it or has sent one
     /// whole response (by its Content-Length), or `seconds` pass.
     private func raw(_ port: Int, _ bytes: String, seconds: Double = 20) throws -> String {
-        let fd = try HTTPSocket.connect(host: "127.0.0.1", port: port)
+        let fd = try LoopbackSocket.connect(host: "127.0.0.1", port: port)
         defer { close(fd) }
-        try? HTTPSocket.send(fd, Array(bytes.utf8))
+        try? LoopbackSocket.send(fd, Array(bytes.utf8))
         var received: [UInt8] = []
         let deadline = monotonicSeconds() + seconds
         while monotonicSeconds() < deadline {
@@ -165,7 +165,7 @@ final class HTTPEdgeTests: XCTestCase {
 
     func testTheClientSaysWhichEndpointRefusedTheConnection() async throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        let port = try XCTUnwrap(HTTPSocket.bindLoopback(fd, port: 0))
+        let port = try XCTUnwrap(LoopbackSocket.bindLoopback(fd, port: 0))
         close(fd)
         let url = "http://127.0.0.1:\(port)/v1/models"
         do {

@@ -117,6 +117,8 @@ private final class Transfer {
             trailhead_curl_set_string(handle, CURLOPT_URL, request.url)
             trailhead_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
             trailhead_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            // A proxy from the environment may serve remote endpoints, never the local ones.
+            trailhead_curl_set_string(handle, CURLOPT_NOPROXY, "localhost,127.0.0.1,::1")
             trailhead_curl_set_long(handle, CURLOPT_PROTOCOLS, Int(CURLPROTO_HTTP | CURLPROTO_HTTPS))
             trailhead_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
             trailhead_curl_set_headers(handle, headerList)

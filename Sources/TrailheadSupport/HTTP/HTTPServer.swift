@@ -119,6 +119,9 @@ public final class HTTPServer: Sendable {
     public func stop() {
         guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
         core.stopping()
+        // No new connections from now on (the listening socket is handed back to be closed).
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
         // libmicrohttpd must not be stopped with a connection suspended.
         if core.waitUntilNoneSuspended(seconds: 5) {
             MHD_stop_daemon(daemon.pointer)

@@ -164,6 +164,10 @@ private final class Transfer {
         case CURLE_OPERATION_TIMEDOUT:
             throw HTTPError(headSent ? .timedOut : .idleTimeout, "\(request.url): no complete answer in time (\(Self.reason(code, detail)))")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            let scheme = request.url.prefix { $0 != ":" }.lowercased()
+            if scheme == "http" || scheme == "https" {
+                throw HTTPError(.malformed, "\(request.url): not an HTTP response (\(Self.reason(code, detail)))")
+            }
             throw HTTPError(.failed, "\(request.url): not an http:// or https:// URL (\(Self.reason(code, detail)))")
         case CURLE_WEIRD_SERVER_REPLY, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_BAD_CONTENT_ENCODING:
             throw HTTPError(.closed, "\(request.url): \(Self.reason(code, detail))")

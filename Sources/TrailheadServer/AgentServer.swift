@@ -64,13 +64,12 @@ public final class AgentServer: Sendable {
             agents: Dictionary(configuration.agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry,
             store: configuration.store, models: configuration.models, storeTimeout: configuration.storeTimeout)
         let handler = Handler()
-        let apiKey = configuration.apiKey
-        // The key is checked from the head, before any byte of the body is read.
-        let authorize: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
-            guard let apiKey, !apiKey.isEmpty, !Self.authorized(head[header: "authorization"], key: apiKey) else { return nil }
+        let key = configuration.apiKey ?? ""
+        let admit: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
+            guard !key.isEmpty, !Self.authorized(head[header: "authorization"], key: key) else { return nil }
             return APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key")
         }
-        do { server = try HTTPServer(host: configuration.host, port: configuration.port, authorize: authorize) { handler.handle($0) } } catch {
+        do { server = try HTTPServer(host: configuration.host, port: configuration.port, admit: admit) { handler.handle($0) } } catch {
             throw SetupError(description: error.message)
         }
         handler.server.withLock { $0 = self }
@@ -92,6 +91,7 @@ public final class AgentServer: Sendable {
         }
     }
 
+    /// Routes a request whose API key was checked from its head, before its body was read.
     func route(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
         switch (request.method, path) {

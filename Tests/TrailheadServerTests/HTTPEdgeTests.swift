@@ -14,11 +14,11 @@ final class HTTPEdgeTests: XCTestCase {
     /// A server answering `GET /ok` with 200 and counting the requests its handler saw.
     private func server(limits: HTTPServer.Limits = .init(), key: String? = nil) throws -> (HTTPServer, Counter) {
         let handled = Counter()
-        var authorize: (@Sendable (HTTPHead) -> HTTPServer.Response?)?
-        if let key {
-            authorize = { head in head[header: "authorization"] == "Bearer \(key)" ? nil : .error(401, "no key") }
+        let admit: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
+            guard let key, head[header: "authorization"] != "Bearer \(key)" else { return nil }
+            return .error(401, "no key")
         }
-        let server = try HTTPServer(port: 0, limits: limits, authorize: authorize) { [handled] request in
+        let server = try HTTPServer(port: 0, limits: limits, admit: admit) { [handled] request in
             handled.add()
             return .respond(.json(200, #"{"path":"\#(request.path)","bytes":\#(request.body.count)}"#))
         }

@@ -6,18 +6,18 @@ import Synchronization
 /// and the exchanges under way.
 final class ServerCore: Sendable {
     let limits: HTTPServer.Limits
-    let authorize: (@Sendable (HTTPHead) -> HTTPServer.Response?)?
+    let admit: @Sendable (HTTPHead) -> HTTPServer.Response?
     let handler: @Sendable (HTTPServer.Request) -> HTTPServer.Outcome
     /// Exchanges whose connection is suspended (a handler is running, or a stream waits for events).
     private let suspended = Mutex<[ObjectIdentifier: Exchange]>([:])
     private let isStopping = Atomic(false)
 
     init(
-        limits: HTTPServer.Limits, authorize: (@Sendable (HTTPHead) -> HTTPServer.Response?)?,
+        limits: HTTPServer.Limits, admit: @escaping @Sendable (HTTPHead) -> HTTPServer.Response?,
         handler: @escaping @Sendable (HTTPServer.Request) -> HTTPServer.Outcome
     ) {
         self.limits = limits
-        self.authorize = authorize
+        self.admit = admit
         self.handler = handler
     }
 
@@ -96,10 +96,12 @@ final class ServerCore: Sendable {
             return .error(400, "a request with both Content-Length and Transfer-Encoding (RFC 9112 section 6.3)")
         }
         if let length = head.headers["content-length"] {
-            guard let count = Int(length), count >= 0 else { return .error(400, "malformed Content-Length") }
+            guard !length.isEmpty, length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(length) else {
+                return .error(400, "malformed Content-Length")
+            }
             if count > limits.bodyBytes { return .error(413, "a body of \(count) bytes, more than the \(limits.bodyBytes) allowed") }
         }
-        return authorize?(head)
+        return admit(head)
     }
 }
 

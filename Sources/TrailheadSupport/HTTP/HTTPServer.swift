@@ -81,17 +81,17 @@ public final class HTTPServer: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// Listens on `host`:`port` (0 picks a free one; `self.port` says which); `host` is an IPv4
-    /// address, 127.0.0.1 by default. `authorize` sees each request's head before any byte of its
-    /// body is read, and may refuse it (401).
+    /// address, 127.0.0.1 by default. `admit` sees each request's head before any byte of its
+    /// body is read, and refuses it by returning the response to send (a missing API key, say).
     public init(
-        host: String = "127.0.0.1", port: Int, limits: Limits = Limits(), authorize: (@Sendable (HTTPHead) -> Response?)? = nil,
+        host: String = "127.0.0.1", port: Int, limits: Limits = Limits(), admit: @escaping @Sendable (HTTPHead) -> Response? = { _ in nil },
         handler: @escaping @Sendable (Request) -> Outcome
     ) throws(HTTPError) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HTTPError(.failed, "'\(host)' is not an IPv4 address") }
-        let core = ServerCore(limits: limits, authorize: authorize, handler: handler)
+        let core = ServerCore(limits: limits, admit: admit, handler: handler)
         let context = Unmanaged.passRetained(core).toOpaque()
         guard
             let daemon = trailhead_mhd_start(

@@ -2,6 +2,7 @@
 #   make run     set up, build, and plan a trip on the embedded default model
 #   make test    set up, build, and pass the tests
 #   make bench   benchmarks (release build); numbers on stdout
+#   make fuzz    the HTTP edge under libFuzzer and a raw-socket fuzzer, bounded (FUZZ_SECONDS, 60 each)
 #
 # Every setup step prints one line (what, and how long it took) and writes the output of the tools
 # it drives (apt, pip, cmake, compilers) to $(TRAILHEAD_CACHE)/logs/; a failing step prints the
@@ -20,7 +21,7 @@ STEP = @Scripts/step.sh
 # Progress for the line a long build prints every ~15 s: the build tool's last [done/total].
 BUILD_PROGRESS = STEP_PROGRESS='build_progress "$$STEP_LOG"'
 
-.PHONY: all setup build build-tests examples plugins geodata model test-model test-data run test bench clean
+.PHONY: all setup build build-tests examples plugins geodata model test-model test-data run test bench fuzz clean
 
 all: build
 
@@ -95,6 +96,12 @@ bench: build
 	$(STEP) "Python peers and BFCL (venv in the cache)" Scripts/setup-python.sh bench
 	$(BIN)/agent eval --bfcl --limit 30
 	Scripts/bench/plans.sh $(BIN)/agent
+
+# The HTTP edge fuzzed for a bounded time: libFuzzer (the toolchain's, -sanitize=fuzzer) on the
+# parsing that is still ours, then mutated requests against a running server. Executions and crashes
+# on stdout.
+fuzz: build
+	Scripts/fuzz.sh $(BIN)/agent
 
 clean:
 	rm -rf .build Plugins/*.so

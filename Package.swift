@@ -25,7 +25,8 @@ let package = Package(
     targets: [
         // Small things every part may need and none owns: SHA-256, the monotonic clock, the one
         // process runner, the plugin sandbox (Landlock, seccomp).
-        .target(name: "TrailheadSupport", dependencies: ["CTrailheadSystem"]),
+        // The HTTP server (libmicrohttpd) and client (libcurl) too.
+        .target(name: "TrailheadSupport", dependencies: ["CTrailheadSystem", "CMicroHTTPD", "CCurl"]),
         // Linux calls Swift cannot make itself (GNU spawn extensions, raw system calls).
         .target(name: "CTrailheadSystem"),
 
@@ -38,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Manifests, loading, the native binding, the isolated worker client, the registry.
         .target(name: "TrailheadTools", dependencies: ["TrailheadSchema", "TrailheadSupport", "CTrailheadTool", "CFFI"]),

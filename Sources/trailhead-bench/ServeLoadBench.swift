@@ -156,19 +156,21 @@ struct ServeLoadBench: Benchmark {
         }
     }
 
-    /// One POST /v1/responses over a plain socket (the one HTTP client the project has for http://).
+    /// One POST /v1/responses through the one HTTP client.
     static func post(port: Int, _ body: GeneratedContent) throws -> GeneratedContent {
-        let fd = try HTTPSocket.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
-        let payload = Array(body.jsonString.utf8)
-        let head = "POST /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(payload.count)\r\nConnection: close\r\n\r\n"
-        try HTTPSocket.send(fd, Array(head.utf8) + payload)
-        var reader = HTTPReader(fd: fd)
-        guard let response = try reader.head(deadline: now() + 120) else { throw ServeProcessError("no answer") }
-        let bytes = try reader.body(response.bodyFraming(isResponse: true), deadline: now() + 120, maximumBytes: 1 << 24)
-        guard response.startLine.count > 1, response.startLine[1] == "200" else {
-            throw ServeProcessError("HTTP \(response.startLine.dropFirst().first ?? "?"): \(String(decoding: bytes, as: UTF8.self).prefix(300))")
+        var status = 0
+        var bytes: [UInt8] = []
+        let request = HTTPClient.Request(
+            url: "http://127.0.0.1:\(port)/v1/responses", method: "POST", headers: ["Content-Type": "application/json"],
+            body: Array(body.jsonString.utf8), idleSeconds: 120, totalSeconds: 120)
+        try HTTPClient.perform(request) { event in
+            switch event {
+            case .head(let s, _): status = s
+            case .body(let piece): bytes += piece
+            }
+            return true
         }
+        guard status == 200 else { throw ServeProcessError("HTTP \(status): \(String(decoding: bytes, as: UTF8.self).prefix(300))") }
         return try GeneratedContent(json: bytes)
     }
 
@@ -208,7 +210,7 @@ final class ThrowawayPostgres {
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else { throw ServeProcessError("no free port") }
+        guard let port = LoopbackSocket.bindLoopback(fd, port: 0) else { throw ServeProcessError("no free port") }
         return port
     }
 

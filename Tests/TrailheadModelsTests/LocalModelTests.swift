@@ -159,7 +159,7 @@ final class LocalModelTests: XCTestCase {
         XCTAssertFalse(ProcessSpawner.isAlive(one.pid))
         // The server says so itself: three slots, each with the configured context.
         let (status, _, body) = try await HTTPStreamingCall.fetch(
-            URLRequest(url: URL(string: "http://127.0.0.1:\(record.port)/slots")!), timeouts: .init(idle: 5, total: 10))
+            HTTPClient.Request(url: "http://127.0.0.1:\(record.port)/slots"), timeouts: .init(idle: 5, total: 10))
         XCTAssertEqual(status, 200)
         let slots = try GeneratedContent(json: body).arrayValue ?? []
         XCTAssertEqual(slots.count, 3)

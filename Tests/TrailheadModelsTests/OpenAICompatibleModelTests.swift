@@ -128,6 +128,31 @@ final class OpenAICompatibleModelTests: XCTestCase {
         XCTAssertEqual(deltas, ["partial"])
     }
 
+    /// A hostile or broken model server: each framing mistake is a ModelError naming the model,
+    /// never a trap (libcurl parses the framing).
+    func testBrokenFramingIsAnErrorNeverACrash() async throws {
+        let framings = [
+            "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\nContent-Length: -5\r\n\r\n" + FakeHTTPServer.chunk("a"),
+            "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\nContent-Length: 3\r\nContent-Length: 9\r\n\r\n" + FakeHTTPServer.chunk("a"),
+            "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n",
+            "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+            "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\nfff\r\ndata: {\"choices\"",
+            "HTTP/1.1 200 X\r\n" + String(repeating: "X-Endless: \(String(repeating: "h", count: 1000))\r\n", count: 400),
+            "HTTP/1.1 -200 X\r\n\r\n",
+            "NOT HTTP AT ALL\r\n\r\n",
+        ]
+        for framing in framings {
+            let server = try FakeHTTPServer { _, _ in [.send(framing), .close] }
+            defer { server.stop() }
+            do {
+                _ = try await collect(model(server, retries: 0), request)
+                XCTFail("must fail: \(framing.prefix(80).debugDescription)")
+            } catch let error as ModelError {
+                XCTAssertTrue(error.description.contains("fake-model"), "\(framing.prefix(60).debugDescription): \(error)")
+            }
+        }
+    }
+
     func testSilentServerHitsTheIdleTimeout() async throws {
         let server = try FakeHTTPServer { _, _ in [.send(FakeHTTPServer.head()), .pause(5)] }
         defer { server.stop() }

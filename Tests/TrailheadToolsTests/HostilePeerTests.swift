@@ -15,7 +15,7 @@ import TrailheadSupport
         server = try BackgroundProcess(try MCPFixtures.python, [Repository.root + "/Tests/Fixtures/hostile/hostile_http.py", String(port)])
         let deadline = monotonicSeconds() + 30
         while true {
-            if let fd = try? HTTPSocket.connect(host: "127.0.0.1", port: port) {
+            if let fd = try? LoopbackSocket.connect(host: "127.0.0.1", port: port) {
                 close(fd)
                 break
             }

@@ -173,16 +173,17 @@ import TrailheadSupport
     }
 
     private func exchange(_ port: Int, _ method: String, _ body: String?, headers: [String: String]) throws -> Reply {
-        let fd = try HTTPSocket.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
-        var head = "\(method) /mcp HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Length: \(body?.utf8.count ?? 0)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        try HTTPSocket.send(fd, Array((head + "\r\n" + (body ?? "")).utf8))
-        var reader = HTTPReader(fd: fd)
-        let deadline = monotonicSeconds() + 30
-        let response = try #require(try reader.head(deadline: deadline))
-        let content = try reader.body(response.bodyFraming(isResponse: true), deadline: deadline, maximumBytes: 1 << 20)
-        return Reply(status: Int(response.startLine[1]) ?? 0, headers: response.headers, body: content)
+        var reply = Reply(status: 0, headers: [:], body: [])
+        let request = HTTPClient.Request(
+            url: "http://127.0.0.1:\(port)/mcp", method: method, headers: headers, body: body.map { Array($0.utf8) }, idleSeconds: 30, totalSeconds: 30)
+        try HTTPClient.perform(request) { event in
+            switch event {
+            case .head(let status, let headers): (reply.status, reply.headers) = (status, headers)
+            case .body(let piece): reply.body += piece
+            }
+            return true
+        }
+        return reply
     }
 }
 

@@ -200,7 +200,7 @@ private final class Listener {
     let port: Int
 
     init() throws {
-        (fd, port) = try HTTPSocket.listen(port: 0)
+        (fd, port) = try LoopbackSocket.listen(port: 0)
     }
 
     deinit { close(fd) }

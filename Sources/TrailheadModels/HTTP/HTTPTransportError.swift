@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import TrailheadSupport
 
 /// What went wrong below HTTP: the part of an error that decides whether to retry.
 enum HTTPTransportError: Error, Sendable, Equatable {
@@ -16,17 +13,13 @@ enum HTTPTransportError: Error, Sendable, Equatable {
     case failed(String)
     case cancelled
 
-    init(_ error: any Error) {
-        guard let urlError = error as? URLError else {
-            self = .failed(String(describing: error))
-            return
-        }
-        switch urlError.code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            self = .refused(urlError.localizedDescription)
+    init(_ error: HTTPError, timeouts: HTTPStreamingCall.Timeouts) {
+        switch error.kind {
+        case .refused: self = .refused(error.message)
+        case .idleTimeout: self = .idleTimeout(seconds: timeouts.idle)
+        case .timedOut: self = .totalTimeout(seconds: timeouts.total)
         case .cancelled: self = .cancelled
-        case .timedOut: self = .idleTimeout(seconds: 0)
-        default: self = .failed("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+        case .closed, .malformed, .failed: self = .failed(error.message)
         }
     }
 }

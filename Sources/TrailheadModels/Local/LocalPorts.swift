@@ -13,7 +13,7 @@ enum LocalPorts {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .localServer(message: "cannot create a socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else {
+        guard let port = LoopbackSocket.bindLoopback(fd, port: 0) else {
             throw .localServer(message: "cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))")
         }
         return port
@@ -24,6 +24,6 @@ enum LocalPorts {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        return HTTPSocket.bindLoopback(fd, port: port) == nil
+        return LoopbackSocket.bindLoopback(fd, port: port) == nil
     }
 }

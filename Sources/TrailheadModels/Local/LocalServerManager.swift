@@ -2,9 +2,6 @@ import Foundation
 import TrailheadSchema
 import TrailheadSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Carries out `LocalServerLifecycle`'s actions: reads and writes the state file, spawns and
 /// probes llama-server, starts the watchdog. An actor, so one start happens at a time.
@@ -203,9 +200,7 @@ actor LocalServerManager {
     }
 
     private func health(port: Int) async -> Int? {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!)
-        request.httpMethod = "GET"
-        return try? await HTTPStreamingCall.fetch(request, timeouts: .init(idle: 2, total: 3)).status
+        try? await HTTPStreamingCall.fetch(HTTPClient.Request(url: "http://127.0.0.1:\(port)/health"), timeouts: .init(idle: 2, total: 3)).status
     }
 
     private func record(_ server: LocalServerLifecycle.Server) throws {

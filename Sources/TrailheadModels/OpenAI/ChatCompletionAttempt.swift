@@ -2,26 +2,24 @@ import Foundation
 import TrailheadSchema
 import TrailheadSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One attempt at a streamed chat completion: sends the request, turns the event stream into
 /// text deltas, and ends with the final record. Failures before any text was delivered are
 /// `RetryableFailure` when another attempt may help (refused connection, 429, 5xx).
 struct ChatCompletionAttempt {
+    /// A response that is not an event stream is read whole, up to this many bytes.
+    static let maximumBodyBytes = 16 << 20
     let model: OpenAICompatibleModel
     let started: Double
     let continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation
 
-    func run(_ request: URLRequest) async throws -> ModelResponse {
+    func run(_ request: HTTPClient.Request) async throws -> ModelResponse {
         var parser = ServerSentEventParser()
         var accumulator = ChatCompletionStreamAccumulator()
         var firstToken: Double?
         var status = 0
         var isEventStream = true
-        var errorBody = Data()
-        var plainBody = Data()
+        var errorBody: [UInt8] = []
+        var plainBody: [UInt8] = []
 
         do {
             for try await event in HTTPStreamingCall.start(request, timeouts: model.timeouts) {
@@ -33,11 +31,14 @@ struct ChatCompletionAttempt {
                     if RetryPolicy.isRetryable(status: s) || !(200..<300).contains(s) { continue }
                 case .body(let data):
                     guard (200..<300).contains(status) else {
-                        if errorBody.count < 4096 { errorBody.append(data) }
+                        if errorBody.count < 4096 { errorBody += data }
                         continue
                     }
                     guard isEventStream else {
-                        plainBody.append(data)
+                        plainBody += data
+                        if plainBody.count > Self.maximumBodyBytes {
+                            throw ModelError.protocolViolation(model: model.id, message: "a response body larger than \(Self.maximumBodyBytes >> 20) MiB")
+                        }
                         continue
                     }
                     for payload in parser.feed(data) {
@@ -45,6 +46,9 @@ struct ChatCompletionAttempt {
                             if firstToken == nil { firstToken = monotonicSeconds() - started }
                             continuation.yield(.text(delta))
                         }
+                    }
+                    if parser.overflowed {
+                        throw ModelError.protocolViolation(model: model.id, message: "an event larger than \(parser.maximumEventBytes >> 20) MiB in the stream")
                     }
                 }
             }
@@ -99,7 +103,7 @@ struct ChatCompletionAttempt {
     }
 
     /// A server that ignored `stream: true` and answered with one JSON completion.
-    private func completion(fromPlainBody body: Data) throws(ModelError) -> ModelResponse {
+    private func completion(fromPlainBody body: [UInt8]) throws(ModelError) -> ModelResponse {
         let answer: GeneratedContent
         do { answer = try GeneratedContent(json: body) } catch {
             throw .protocolViolation(model: model.id, message: "the response is neither an event stream nor JSON: \(error)")

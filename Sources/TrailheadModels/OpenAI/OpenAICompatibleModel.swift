@@ -2,10 +2,6 @@ import Foundation
 import TrailheadSchema
 import TrailheadSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A model behind an OpenAI-compatible chat-completions endpoint: llama.cpp's llama-server,
 /// vLLM, Ollama's `/v1`, OpenAI, Gemini's OpenAI endpoint.
 ///
@@ -227,15 +223,14 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         return text.replacingOccurrences(of: key, with: "[redacted]")
     }
 
-    func makeRequest(_ url: URL, method: String, body: GeneratedContent?, apiKey: String?) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
+    func makeRequest(_ url: URL, method: String, body: GeneratedContent?, apiKey: String?) -> HTTPClient.Request {
+        var request = HTTPClient.Request(url: url.absoluteString, method: method)
         if let body {
-            request.httpBody = Data(body.jsonString.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = Array(body.jsonString.utf8)
+            request.headers["Content-Type"] = "application/json"
         }
-        request.setValue("text/event-stream, application/json", forHTTPHeaderField: "Accept")
-        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        request.headers["Accept"] = "text/event-stream, application/json"
+        if let apiKey { request.headers["Authorization"] = "Bearer \(apiKey)" }
         return request
     }
 
@@ -283,7 +278,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         case .cancelled: CancellationError()
         case .idleTimeout(let s): ModelError.timedOut(model: id, seconds: s)
         case .totalTimeout(let s): ModelError.timedOut(model: id, seconds: s)
-        case .refused(let m): ModelError.connection(model: id, message: "\(configuration.endpoint.baseURL.absoluteString): \(m)")
+        case .refused(let m): ModelError.connection(model: id, message: "model endpoint \(m)")
         case .failed(let m): ModelError.connection(model: id, message: redact(m))
         }
     }

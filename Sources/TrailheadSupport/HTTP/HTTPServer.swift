@@ -1,13 +1,18 @@
+import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// The one small HTTP/1.1 server, for `agent mcp serve --http` and `agent serve`: one thread per
-/// connection, keep-alive, bodies by Content-Length (or chunked), and responses that are either
-/// whole or a server-sent-event stream held open until either side closes it. On 127.0.0.1
-/// unless told otherwise (`agent serve` asks for an API key before it listens anywhere else).
+/// The one HTTP server, for `agent mcp serve --http` and `agent serve`, on libmicrohttpd: its
+/// parser, its limits (connections, connections per address, idle timeout, memory per
+/// connection) and a small pool of threads on epoll. A request's handler runs on a thread of its
+/// own while its connection is suspended (handlers block: an agent's answer takes seconds), and
+/// its answer is either whole or a server-sent-event stream held open until either side closes it.
+/// On 127.0.0.1 unless told otherwise (`agent serve` asks for an API key before it listens
+/// anywhere else).
 public final class HTTPServer: Sendable {
     public struct Request: Sendable {
         public var method: String
+        /// The path, without the query.
         public var path: String
         public var head: HTTPHead
         public var body: [UInt8]
@@ -36,6 +41,13 @@ public final class HTTPServer: Sendable {
         public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> Response {
             Response(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(text.utf8))
         }
+
+        /// `{"error": {"message": …, "type": …}}`, encoded as JSON whatever the message holds.
+        public static func error(_ status: Int, _ message: String, type: String = "invalid_request_error") -> Response {
+            let object = ["error": ["message": message, "type": type]]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            return Response(status: status, headers: ["Content-Type": "application/json"], body: Array(data))
+        }
     }
 
     /// What to do with a request.
@@ -45,195 +57,81 @@ public final class HTTPServer: Sendable {
         case stream(headers: [String: String], opened: @Sendable (EventStream) -> Void)
     }
 
-    /// One open `text/event-stream` response.
-    public final class EventStream: Sendable {
-        private let fd: Int32
-        private let open = Mutex(true)
+    /// What the server admits.
+    public struct Limits: Sendable {
+        /// Bodies larger than this are refused with 413 (one JSON message never comes close).
+        public var bodyBytes = 16 << 20
+        public var connections = 4096
+        public var connectionsPerAddress = 2048
+        /// A connection silent this long (between requests, or in the middle of one) is closed.
+        public var idleSeconds = 60
+        /// Memory for one connection's head and buffers: a head larger than about this is refused.
+        public var connectionMemoryBytes = 64 << 10
+        /// Threads polling the connections (handlers run on threads of their own).
+        public var pollingThreads = 2
 
-        init(fd: Int32) { self.fd = fd }
-
-        /// Sends one event carrying `data` (one line of JSON) under the name `event` (none: an
-        /// unnamed event, as OpenAI's chat-completion chunks are); false once the stream is closed.
-        @discardableResult
-        public func send(_ data: String, event: String? = "message") -> Bool {
-            open.withLock { isOpen in
-                guard isOpen else { return false }
-                let text = (event.map { "event: \($0)\n" } ?? "") + "data: \(data)\n\n"
-                do { try HTTPSocket.send(fd, Array(text.utf8)) } catch {
-                    isOpen = false
-                    return false
-                }
-                return true
-            }
-        }
-
-        /// Ends the stream (the connection closes).
-        public func close() {
-            open.withLock { isOpen in
-                if isOpen { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-                isOpen = false
-            }
-        }
-
-        public var isOpen: Bool { open.withLock { $0 } }
+        public init() {}
     }
 
     public let port: Int
     public let host: String
-    private let listener: Int32
-    private let handler: @Sendable (Request) -> Outcome
-    private let admit: @Sendable (HTTPHead) -> Response?
-    private let connections = Mutex<Set<Int32>>([])
-    private let stopped = Mutex(false)
-    /// Bodies larger than this are refused (413): one JSON-RPC message never comes close.
-    static let maximumBodyBytes = 16 << 20
-    /// A connection idle this long between requests, or this slow to send a head, is closed.
-    static let idleSeconds = 60.0
-    /// A body must arrive within this long of its head.
-    static let bodySeconds = 60.0
-    /// Connections served at once; one more is answered 503 and closed.
-    public let maximumConnections: Int
+    let core: ServerCore
+    private let daemon: DaemonHandle
+    private let finished = Mutex(false)
+    private let stopped = DispatchSemaphore(value: 0)
 
     /// Listens on `host`:`port` (0 picks a free one; `self.port` says which); `host` is an IPv4
     /// address, 127.0.0.1 by default. `admit` sees each request's head before any byte of its
     /// body is read, and refuses it by returning the response to send (a missing API key, say).
     public init(
-        host: String = "127.0.0.1", port: Int, maximumConnections: Int = 512, admit: @escaping @Sendable (HTTPHead) -> Response? = { _ in nil },
+        host: String = "127.0.0.1", port: Int, limits: Limits = Limits(), admit: @escaping @Sendable (HTTPHead) -> Response? = { _ in nil },
         handler: @escaping @Sendable (Request) -> Outcome
     ) throws(HTTPError) {
-        (listener, self.port) = try HTTPSocket.listen(host: host, port: port)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HTTPError(.failed, "'\(host)' is not an IPv4 address") }
+        let core = ServerCore(limits: limits, admit: admit, handler: handler)
+        let context = Unmanaged.passRetained(core).toOpaque()
+        guard
+            let daemon = trailhead_mhd_start(
+                &address, UInt32(limits.pollingThreads), UInt32(limits.connections), UInt32(limits.connectionsPerAddress),
+                UInt32(limits.idleSeconds), limits.connectionMemoryBytes, ServerCore.access, context, ServerCore.completed)
+        else {
+            Unmanaged<ServerCore>.fromOpaque(context).release()
+            throw HTTPError(.failed, "cannot listen on \(host):\(port): \(String(cString: strerror(errno)))")
+        }
+        self.core = core
+        self.daemon = DaemonHandle(pointer: daemon)
         self.host = host
-        self.maximumConnections = maximumConnections
-        self.admit = admit
-        self.handler = handler
+        self.port = Int(trailhead_mhd_port(daemon))
+        core.startHeartbeat()
     }
 
-    /// Accepts connections until `stop()`.
+    /// Serves until `stop()` (the daemon's own threads do the work).
     public func run() {
-        while let fd = HTTPSocket.accept(listener) {
-            enum Admission { case admitted, full, stopped }
-            let admission = stopped.withLock { stopped -> Admission in
-                if stopped { return .stopped }
-                return connections.withLock { open in
-                    guard open.count < maximumConnections else { return .full }
-                    open.insert(fd)
-                    return .admitted
-                }
-            }
-            if admission == .stopped {
-                close(fd)
-                break
-            }
-            if admission == .full {
-                let busy = Self.error(503, "the server is serving \(maximumConnections) connections, its most: try again shortly", headers: ["Retry-After": "1"])
-                try? HTTPSocket.send(fd, Self.serialize(busy, close: true))
-                close(fd)
-                continue
-            }
-            let thread = Thread { [self] in
-                serve(fd)
-                connections.withLock { _ = $0.remove(fd) }
-                close(fd)
-            }
-            thread.start()
-        }
+        stopped.wait()
+        stopped.signal()
     }
 
-    /// Stops accepting and cuts every open connection.
+    /// Stops: ends every event stream, lets handlers under way finish (up to a few seconds), and
+    /// closes every connection.
     public func stop() {
-        stopped.withLock { $0 = true }
-        _ = shutdown(listener, Int32(SHUT_RDWR))
-        for fd in connections.withLock({ $0 }) { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-    }
-
-    private func serve(_ fd: Int32) {
-        var reader = HTTPReader(fd: fd, requiresCRLF: true)
-        while true {
-            let request: Request
-            do throws(HTTPError) {
-                guard let head = try reader.head(deadline: monotonicSeconds() + Self.idleSeconds) else { return }
-                guard head.startLine.count == 3, head.startLine[2].hasPrefix("HTTP/1.") else {
-                    throw HTTPError(.malformed, "not an HTTP/1.x request line")
-                }
-                let framing = try head.bodyFraming(isResponse: false)
-                if let refusal = admit(head) {
-                    try? HTTPSocket.send(fd, Self.serialize(refusal, close: true))
-                    return
-                }
-                if case .length(let count) = framing, count > Self.maximumBodyBytes {
-                    try? HTTPSocket.send(fd, Self.serialize(Self.error(413, "a body of \(count) bytes, more than the \(Self.maximumBodyBytes) allowed"), close: true))
-                    return
-                }
-                let body = try reader.body(framing, deadline: monotonicSeconds() + Self.bodySeconds, maximumBytes: Self.maximumBodyBytes)
-                request = Request(method: head.startLine[0], path: head.startLine[1], head: head, body: body)
-            } catch {
-                if error.kind == .malformed { try? HTTPSocket.send(fd, Self.serialize(Self.error(400, error.message), close: true)) }
-                return
-            }
-            let closeAfter = request[header: "connection"]?.lowercased() == "close"
-            switch handler(request) {
-            case .respond(let response):
-                do { try HTTPSocket.send(fd, Self.serialize(response, close: closeAfter)) } catch { return }
-                if closeAfter { return }
-            case .stream(let headers, let opened):
-                var head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n"
-                for (name, value) in headers { head += "\(name): \(value)\r\n" }
-                guard (try? HTTPSocket.send(fd, Array((head + "\r\n").utf8))) != nil else { return }
-                let stream = EventStream(fd: fd)
-                opened(stream)
-                // Held open until the client goes away or the stream is closed (shutdown wakes this poll).
-                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                var scratch = [UInt8](repeating: 0, count: 4096)
-                while stream.isOpen {
-                    let ready = poll(&pfd, 1, 1000)
-                    if ready < 0 && errno != EINTR { break }
-                    if ready > 0, recv(fd, &scratch, scratch.count, 0) <= 0 { break }
-                }
-                stream.close()
-                return
-            }
+        guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
+        core.stopping()
+        // No new connections from now on (the listening socket is handed back to be closed).
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+        // libmicrohttpd must not be stopped with a connection suspended.
+        if core.waitUntilNoneSuspended(seconds: 5) {
+            MHD_stop_daemon(daemon.pointer)
+            Unmanaged.passUnretained(core).release()
         }
+        stopped.signal()
     }
+}
 
-    /// An error answered by the server itself: `{"error": {"message": …, "type": …}}`, encoded, so a
-    /// message quoting the client's bytes stays valid JSON.
-    static func error(_ status: Int, _ message: String, headers: [String: String] = [:]) -> Response {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                var message: String
-                var type: String
-            }
-            var error: Detail
-        }
-        let type = status == 503 ? "unavailable" : "invalid_request_error"
-        let data = (try? JSONEncoder().encode(Body(error: .init(message: message, type: type)))) ?? Data(#"{"error":{"message":"bad request"}}"#.utf8)
-        return Response(status: status, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: Array(data))
-    }
-
-    public static func serialize(_ response: Response, close: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\nContent-Length: \(response.body.count)\r\n"
-        if close { head += "Connection: close\r\n" }
-        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        return Array((head + "\r\n").utf8) + response.body
-    }
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 202: "Accepted"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 406: "Not Acceptable"
-        case 409: "Conflict"
-        case 413: "Content Too Large"
-        case 415: "Unsupported Media Type"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        default: "Status"
-        }
-    }
+/// The daemon's pointer, touched only by `init` and `stop`.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
 }

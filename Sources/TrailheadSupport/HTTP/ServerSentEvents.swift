@@ -13,12 +13,20 @@ public struct ServerSentEventParser {
     /// response that is not an event stream at all.
     public private(set) var ignoredPrefix: [UInt8] = []
 
-    public init() {}
+    /// The most bytes one event may hold (its lines together); a larger one sets `overflowed` and
+    /// the rest of the stream is ignored, so an endless event cannot exhaust memory.
+    public let maximumEventBytes: Int
+    /// Whether an event was larger than `maximumEventBytes` (the stream is then unusable).
+    public private(set) var overflowed = false
+    private var eventBytes = 0
+
+    public init(maximumEventBytes: Int = 16 << 20) { self.maximumEventBytes = maximumEventBytes }
 
     /// Consumes `bytes` and returns the data of each event they complete.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
         var events: [String] = []
         for byte in bytes {
+            if overflowed { break }
             if lastWasCR {
                 lastWasCR = false
                 if byte == 0x0A { continue }  // the LF of a CRLF
@@ -28,7 +36,14 @@ public struct ServerSentEventParser {
             case 0x0D:
                 lastWasCR = true
                 endLine(into: &events)
-            default: line.append(byte)
+            default:
+                line.append(byte)
+                eventBytes += 1
+                if eventBytes > maximumEventBytes {
+                    overflowed = true
+                    line = []
+                    dataLines = []
+                }
             }
         }
         return events
@@ -49,6 +64,7 @@ public struct ServerSentEventParser {
                 events.append(dataLines.joined(separator: "\n"))
                 dataLines.removeAll()
             }
+            eventBytes = 0
             return
         }
         if line.first == UInt8(ascii: ":") { return }

@@ -69,8 +69,8 @@ extension MCPServerSpec {
             }
             transport = .stdio(command: words, environment: environment, directory: try reader.optionalString("cwd"))
         case (nil, let url?):
-            guard url.hasPrefix("http://") else {
-                throw ManifestError(pointer: reader.path("url"), message: "only http:// URLs are supported, got '\(url)'")
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw ManifestError(pointer: reader.path("url"), message: "only http:// and https:// URLs are supported, got '\(url)'")
             }
             if reader.optional("env") != nil || reader.optional("cwd") != nil {
                 throw ManifestError(pointer: pointer, message: "\"env\" and \"cwd\" apply to a \"command\", not to a \"url\"")

@@ -72,7 +72,7 @@ final class TestPostgres {
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        guard let port = HTTPSocket.bindLoopback(fd, port: 0) else { throw SetupError(description: "no free port") }
+        guard let port = LoopbackSocket.bindLoopback(fd, port: 0) else { throw SetupError(description: "no free port") }
         return port
     }
 }

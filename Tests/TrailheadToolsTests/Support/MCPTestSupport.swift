@@ -49,7 +49,7 @@ enum MCPFixtures {
 
     /// A port free on 127.0.0.1 now.
     static func freePort() throws -> Int {
-        let (fd, port) = try HTTPSocket.listen(port: 0)
+        let (fd, port) = try LoopbackSocket.listen(port: 0)
         close(fd)
         return port
     }

@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Plain TCP for HTTP/1.1 over POSIX sockets, blocking in `poll` with deadlines (no CPU while
-/// waiting, unlike URLSession here): connecting, listening on 127.0.0.1, sending.
-public enum HTTPSocket {
+/// Plain TCP on loopback over POSIX sockets: a free port for a child server, and the raw
+/// connections tests use to send what no HTTP client would (HTTP itself is libmicrohttpd's and
+/// libcurl's: see HTTPServer and HTTPClient).
+public enum LoopbackSocket {
     /// Connects to `host:port`; the error names the address and the cause.
     public static func connect(host: String, port: Int) throws(HTTPError) -> Int32 {
         var hints = addrinfo()
@@ -37,13 +38,7 @@ public enum HTTPSocket {
     }
 
     /// Listens on 127.0.0.1:`port` (0 picks a free port); returns the socket and the port bound.
-    /// Loopback only: a tool server is never reachable from another machine.
-    public static func listen(port: Int) throws(HTTPError) -> (fd: Int32, port: Int) {
-        try listen(host: "127.0.0.1", port: port)
-    }
-
-    /// Listens on `host` (an IPv4 address: 127.0.0.1, 0.0.0.0 for every interface) and `port`.
-    public static func listen(host: String, port: Int) throws(HTTPError) -> (fd: Int32, port: Int) {
+    public static func listen(port: Int, host: String = "127.0.0.1") throws(HTTPError) -> (fd: Int32, port: Int) {
         var address = in_addr()
         guard inet_pton(AF_INET, host, &address) == 1 else { throw HTTPError(.failed, "'\(host)' is not an IPv4 address") }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -77,21 +72,6 @@ public enum HTTPSocket {
         return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
-    /// Accepts one connection; `nil` when the listening socket was closed or shut down.
-    public static func accept(_ listener: Int32) -> Int32? {
-        while true {
-            let fd = Glibc.accept(listener, nil, nil)
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                var one: Int32 = 1
-                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                return fd
-            }
-            if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
-        }
-    }
-
     /// Sends all of `bytes` (without SIGPIPE: a peer that went away is an error, not a signal).
     public static func send(_ fd: Int32, _ bytes: [UInt8]) throws(HTTPError) {
         var sent = 0
@@ -102,18 +82,4 @@ public enum HTTPSocket {
             sent += n
         }
     }
-}
-
-/// Why an HTTP exchange failed.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case refused, timedOut, closed, malformed, failed }
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
 }

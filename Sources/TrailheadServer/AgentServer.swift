@@ -113,9 +113,13 @@ public final class AgentServer: Sendable {
     }
 
     private func models() -> HTTPServer.Response {
-        let data = configuration.agents.map { agent -> GeneratedContent in
-            ["id": .string(agent.name), "object": "model", "created": 0, "owned_by": "trailhead"]
+        let agents = configuration.agents.map { agent -> GeneratedContent in
+            ["id": .string(agent.name), "object": "model", "created": 0, "owned_by": "trailhead", "trailhead": ["kind": "agent"]]
         }
+        let models = runner.modelNames.filter { name in !configuration.agents.contains { $0.name == name } }.map { name -> GeneratedContent in
+            ["id": .string(name), "object": "model", "created": 0, "owned_by": "trailhead", "trailhead": ["kind": "model"]]
+        }
+        let data = agents + models
         return .json(200, GeneratedContent.object(["object": "list", "data": .array(data)]).jsonString)
     }
 
@@ -150,6 +154,14 @@ enum APIError {
 
     static func response(_ status: Int, _ message: String, type: String, code: String? = nil) -> HTTPServer.Response {
         .json(status, body(message, type: type, code: code).jsonString)
+    }
+
+    /// A request that cannot be used: 400, with the field at fault in `param`.
+    static func response(for invalid: InvalidRequest) -> HTTPServer.Response {
+        let body: GeneratedContent = [
+            "error": ["message": .string(invalid.description), "type": "invalid_request_error", "param": invalid.param.map { .string($0) } ?? .null, "code": .null],
+        ]
+        return .json(400, body.jsonString)
     }
 
     /// The status and body for a failed response.

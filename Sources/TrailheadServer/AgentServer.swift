@@ -7,10 +7,12 @@ import TrailheadSupport
 import TrailheadTools
 
 /// `agent serve`: the configured agents behind OpenAI-compatible HTTP —
-/// `POST /v1/chat/completions` (the request's `model` names the agent; tool calls run here;
-/// `stream: true` sends server-sent events with the answer as it is written) and
-/// `POST /v1/responses` (`previous_response_id` continues a stored conversation, on any replica
-/// that shares the store), `GET /v1/models` (the agents) and `GET /health`.
+/// `POST /v1/chat/completions` (the request's `model` names the agent, or `local`: the served
+/// model, plain; the agents' tool calls run here; `stream: true` sends server-sent events with the
+/// answer as it is written) and `POST /v1/responses` (`previous_response_id` continues a stored
+/// conversation, on any replica that shares the store), `GET /v1/models` (agents and models) and
+/// `GET /health`. A request's own `tools` are the client's (`ClientTool`): offered under the step
+/// schema, never run here — the response ends with the calls, and the client sends their outputs.
 ///
 /// On 127.0.0.1 by default. Any other address needs an API key (`apiKey`, read by the command from
 /// an environment variable and never logged): every request must then carry

@@ -44,7 +44,10 @@ struct ClientConversation: Sendable {
             for call in pending { known[call.id] = (call.entryID, call.call) }
             awaiting = pending.map(\.id)
         }
-        var trailing: [(call: ToolCallRequest, result: GeneratedContent?, error: String?)] = []
+        /// The outputs after the last model turn, by the client's call id.
+        var trailing: [(id: String, call: ToolCallRequest, result: GeneratedContent?, error: String?)] = []
+        /// The calls of the last model turn, in the order the model made them.
+        var lastCalls: [String] = pending.map(\.id)
         var system: [String] = []
         var last: Turn?
 
@@ -86,13 +89,14 @@ struct ClientConversation: Sendable {
                     known[id] = (id, call)
                 }
                 awaiting = calls.map(\.id)
+                lastCalls = awaiting
                 trailing = []
             case .output(let id, let text):
                 guard let (entryID, call) = known[id] else { throw InvalidRequest("no earlier tool call has the id '\(id.prefix(80))'", param: param) }
                 awaiting.removeAll { $0 == id }
                 let result = (try? GeneratedContent(json: text)) ?? .string(text)
                 exchange = (exchange ?? []) + [.toolOutput(.init(id: entryID, tool: call.tool, result: result, error: nil, latencyMs: 0))]
-                trailing.append((call, result, nil))
+                trailing.append((id, call, result, nil))
             }
         }
         instructions = system.isEmpty ? nil : system.joined(separator: "\n")
@@ -111,7 +115,9 @@ struct ClientConversation: Sendable {
                 return true
             }.map(\.element)
             history = closed + kept + [.response(.init(content: .null, turns: turn))]
-            prompt = LanguageModelSession.toolResultsText(trailing)
+            // In the order of the calls, as the loop feeds results back.
+            let ordered = trailing.sorted { (lastCalls.firstIndex(of: $0.id) ?? 0) < (lastCalls.firstIndex(of: $1.id) ?? 0) }
+            prompt = LanguageModelSession.toolResultsText(ordered.map { ($0.call, $0.result, $0.error) })
         default:
             throw InvalidRequest("the last message must be the user's or a tool's output", param: list)
         }

@@ -86,17 +86,6 @@ struct AgentRunner: Sendable {
         }
     }
 
-    /// Earlier turns of a conversation a client sends whole (chat completions), as the transcript
-    /// entries the agent would have written: each user message a prompt, each answer a model turn
-    /// (in the step protocol's words when the agent has tools) and a response.
-    func history(_ turns: [(user: String, assistant: String)], agent name: String) -> [Transcript.Entry] {
-        guard let agent = agents[name] else { return [] }
-        return turns.flatMap { turn -> [Transcript.Entry] in
-            let content: GeneratedContent = agent.answer != nil ? ((try? GeneratedContent(json: turn.assistant)) ?? .string(turn.assistant)) : .string(turn.assistant)
-            return LanguageModelSession.exchange(prompt: turn.user, answer: content, withTools: !agent.tools.isEmpty)
-        }
-    }
-
     /// A new session id: 32 hex digits.
     static func newSessionID() -> String { UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 

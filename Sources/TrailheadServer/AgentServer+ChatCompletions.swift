@@ -190,14 +190,6 @@ extension AgentServer {
         throw InvalidRequest("'\(name)' is not among the request's tools (\(tools.tools.map(\.name).joined(separator: ", ")))", param: "tool_choice")
     }
 
-    /// A message's text: a string, or the text parts of an array of parts.
-    static func text(of content: GeneratedContent?) -> String? {
-        if let text = content?.stringValue { return text }
-        guard let parts = content?.arrayValue else { return nil }
-        let texts = parts.compactMap { $0["text"]?.stringValue }
-        return texts.isEmpty ? nil : texts.joined(separator: "\n")
-    }
-
     /// The request's sampling settings (the agent's fill what it leaves out), its token limit,
     /// and its `tool_choice` as the session's tool-calling mode (enforced in the step schema).
     static func options(_ chat: ChatCompletionRequest) -> GenerationOptions {

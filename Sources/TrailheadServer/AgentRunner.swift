@@ -73,6 +73,8 @@ struct AgentRunner: Sendable {
     enum Failure: Error, CustomStringConvertible {
         case unknownAgent(String, known: [String])
         case badRequest(String)
+        /// A request field that cannot be used (400, the field in `param`).
+        case invalid(InvalidRequest)
         case store(SessionStoreError)
         case agent(String)
 
@@ -80,6 +82,7 @@ struct AgentRunner: Sendable {
             switch self {
             case .unknownAgent(let name, let known): "no agent named '\(name)' (served: \(known.joined(separator: ", ")))"
             case .badRequest(let message): message
+            case .invalid(let invalid): invalid.description
             case .store(let error): "session store: \(error.message)"
             case .agent(let message): message
             }

@@ -16,8 +16,10 @@ extension AgentServer {
     func response(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         let body: ResponsesRequest
         let tools: ClientTools
+        let answer: GenerationSchema?
         do throws(InvalidRequest) {
             body = try InvalidRequest.decode(ResponsesRequest.self, from: Data(request.body))
+            answer = try body.answerSchema()
             tools = try ClientTools(body.functions(), parallelCalls: body.parallelToolCalls, param: "tools", nameParam: "name", parametersParam: "parameters")
             try Self.check(body.toolChoice, offered: tools)
         } catch {
@@ -32,7 +34,7 @@ extension AgentServer {
         let store = configuration.store
         let spec = runner.agents[agent]
         let answersInSteps = !tools.isEmpty || spec?.tools.isEmpty == false
-        let answerIsJSON = spec?.answer != nil
+        let answerIsJSON = spec?.answer != nil || answer != nil
 
         // Where the conversation stands: a new session, the stored one continued, or a branch.
         let plan: Result<(session: String, stored: StoredSession?, conversation: ClientConversation), AgentRunner.Failure> = Self.wait {
@@ -66,7 +68,7 @@ extension AgentServer {
                 }
                 return .success((AgentRunner.newSessionID(), nil, conversation))
             } catch let invalid as InvalidRequest {
-                return .failure(.badRequest(invalid.description))
+                return .failure(.invalid(invalid))
             } catch let failure as AgentRunner.Failure {
                 return .failure(failure)
             } catch {
@@ -78,7 +80,7 @@ extension AgentServer {
         case .failure(let failure): return .respond(APIError.response(for: failure))
         case .success(let planned): (session, stored, conversation) = planned
         }
-        let client = AgentRunner.ClientSide(tools: tools, instructions: conversation.instructions, answer: nil)
+        let client = AgentRunner.ClientSide(tools: tools, instructions: conversation.instructions, answer: answer)
         let history = stored == nil ? conversation.history : []
         let prompt = conversation.prompt
         let run: @Sendable (@escaping @Sendable (AgentRunner.Progress) -> Void) async -> Result<AgentRunner.Answer, AgentRunner.Failure> = { [self, options] progress in

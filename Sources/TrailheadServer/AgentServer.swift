@@ -171,6 +171,7 @@ enum APIError {
         switch failure {
         case .unknownAgent: response(404, failure.description, type: "invalid_request_error", code: "model_not_found")
         case .badRequest: response(400, failure.description, type: "invalid_request_error")
+        case .invalid(let invalid): response(for: invalid)
         case .store(let error) where error.kind == .conflict: response(409, failure.description, type: "conflict")
         case .store: response(503, failure.description, type: "unavailable")
         case .agent: response(500, failure.description, type: "server_error")

@@ -90,8 +90,16 @@ final class ClientToolsTests: XCTestCase {
             XCTAssertEqual(answer["error"]?["param"]?.stringValue, param, answer.jsonString)
             XCTAssertEqual(answer["error"]?["type"]?.stringValue, "invalid_request_error")
         }
-        let (status, answer) = try serve.post("/responses", ["model": "local", "input": [["type": "image", "url": "x"]]])
-        XCTAssertEqual(status, 400)
-        XCTAssertEqual(answer["error"]?["param"]?.stringValue, "input[0].type", answer.jsonString)
+        let responses: [(GeneratedContent, String)] = [
+            (["model": "local", "input": [["type": "image", "url": "x"]]], "input[0].type"),
+            (["model": "local", "input": "hi", "text": ["format": ["type": "xml"]]], "text.format.type"),
+            (["model": "local", "input": "hi", "tools": [["type": "function"]]], "tools[0].name"),
+            (["model": "local", "input": "hi", "previous_response_id": "nope"], "previous_response_id"),
+        ]
+        for (body, param) in responses {
+            let (status, answer) = try serve.post("/responses", body)
+            XCTAssertEqual(status, 400, body.jsonString)
+            XCTAssertEqual(answer["error"]?["param"]?.stringValue, param, answer.jsonString)
+        }
     }
 }

@@ -15,9 +15,10 @@ struct ResponsesRequest: Decodable, Sendable {
     var temperature: Double?
     var topP: Double?
     var seed: Int?
+    var text: TextOptions?
 
     enum CodingKeys: String, CodingKey {
-        case model, input, instructions, tools, stream, temperature, seed
+        case model, input, instructions, tools, stream, temperature, seed, text
         case toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", previousResponseID = "previous_response_id"
         case maxOutputTokens = "max_output_tokens", topP = "top_p"
     }
@@ -84,6 +85,29 @@ struct ResponsesRequest: Decodable, Sendable {
         var name: String?
         var description: String?
         var parameters: GeneratedContent?
+    }
+
+    /// `text.format`: `{"type": "text"}`, or `{"type": "json_schema", "name", "schema"}`.
+    struct TextOptions: Decodable, Sendable {
+        struct Format: Decodable, Sendable {
+            var type: String
+            var schema: GeneratedContent?
+        }
+        var format: Format?
+    }
+
+    /// The answer's schema `text.format` asks for (nil for text).
+    func answerSchema() throws(InvalidRequest) -> GenerationSchema? {
+        guard let format = text?.format else { return nil }
+        switch format.type {
+        case "text": return nil
+        case "json_object": return try? GenerationSchema(json: ["type": "object"])
+        case "json_schema":
+            guard let schema = format.schema else { throw InvalidRequest("json_schema needs a schema", param: "text.format.schema") }
+            do { return try GenerationSchema(json: schema) } catch { throw InvalidRequest("\(error)", param: "text.format.schema") }
+        default:
+            throw InvalidRequest("'\(format.type)' is not text, json_object or json_schema", param: "text.format.type")
+        }
     }
 
     func functions() throws(InvalidRequest) -> [FunctionSpec] {

@@ -60,14 +60,18 @@ final class ClientToolsTests: XCTestCase {
         XCTAssertEqual(seen["named_calls"], [one, one])
     }
 
-    func testTheOpenAIAgentsSDKRunsAnAgentWithTwoFunctionToolsThroughTheServer() throws {
+    func testTheOpenAIAgentsSDKRunsAnAgentWithTwoFunctionToolsOverChatCompletionsAndResponsesStreamedAndNot() throws {
         let serve = try serve([
             LanguageModelSession.stepText(calling: [Self.weather, Self.time]), LanguageModelSession.stepText(answering: .string(Self.answer)),
         ])
         let seen = try run("agents_sdk.py", ["local"], serve: serve)
-        XCTAssertEqual(seen["called"], [["name": "get_weather", "arguments": ["city": "Paris"]], ["name": "get_time", "arguments": ["timezone": "Asia/Tokyo"]]])
-        XCTAssertEqual(seen["final"]?.stringValue, Self.answer)
-        XCTAssertEqual(seen["items"]?.arrayValue?.last, "message_output_item")
+        let runs = seen["runs"]?.arrayValue ?? []
+        XCTAssertEqual(runs.count, 4, "chat completions and responses, each plain and streamed")
+        for run in runs {
+            XCTAssertEqual(run["called"], [["name": "get_weather", "arguments": ["city": "Paris"]], ["name": "get_time", "arguments": ["timezone": "Asia/Tokyo"]]], run.jsonString)
+            XCTAssertEqual(run["final"]?.stringValue, Self.answer, run.jsonString)
+            XCTAssertEqual(run["items"]?.arrayValue?.last, "message_output_item", run.jsonString)
+        }
     }
 
     /// A malformed request is a 400 that says which field is wrong.

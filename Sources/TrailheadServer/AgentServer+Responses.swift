@@ -5,56 +5,90 @@ import TrailheadSchema
 import TrailheadSupport
 
 extension AgentServer {
-    /// `POST /v1/responses`: `input` (text, or messages whose last user text is the prompt) to the
-    /// agent `model`; with `previous_response_id`, the conversation that response ended goes on —
-    /// read from the store, so on any replica. A response id names its session and how many
-    /// entries the session held when it was given (`resp_<session>_<entries>`): continuing an
-    /// older response than the session's last starts a new session from that point (a branch),
-    /// and entries after it that no response completed (a replica died mid-answer) are skipped.
+    /// `POST /v1/responses`: `input` (text, or items: messages, `function_call`,
+    /// `function_call_output`) to the agent or model `model`; with `previous_response_id`, the
+    /// conversation that response ended goes on — read from the store, so on any replica. A
+    /// response id names its session and how many entries the session held when it was given
+    /// (`resp_<session>_<entries>`): continuing an older response than the session's last, or a
+    /// response that ended with calls of the client's functions (their outputs now come in),
+    /// starts a new session from that point (a branch); entries after it that no response
+    /// completed (a replica died mid-answer) are skipped.
     func response(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
-        let body: GeneratedContent
-        do { body = try GeneratedContent(json: request.body) } catch {
-            return .respond(APIError.response(400, "the body is not JSON: \(error)", type: "invalid_request_error"))
+        let body: ResponsesRequest
+        let tools: ClientTools
+        let answer: GenerationSchema?
+        do throws(InvalidRequest) {
+            body = try InvalidRequest.decode(ResponsesRequest.self, from: Data(request.body))
+            answer = try body.answerSchema()
+            tools = try ClientTools(body.functions(), parallelCalls: body.parallelToolCalls, param: "tools", nameParam: "name", parametersParam: "parameters")
+            try Self.check(body.toolChoice, offered: tools)
+        } catch {
+            return .respond(APIError.response(for: error))
         }
-        guard let agent = body["model"]?.stringValue else {
-            return .respond(APIError.response(400, "\"model\" (the agent's name) is required", type: "invalid_request_error"))
-        }
-        guard let prompt = Self.prompt(ofInput: body["input"]) else {
-            return .respond(APIError.response(400, "\"input\" must be text or a list of messages ending with the user's", type: "invalid_request_error"))
-        }
-        if body["stream"]?.boolValue == true {
-            return .respond(APIError.response(400, "streaming responses are not served yet: use chat completions with stream, or leave stream out", type: "invalid_request_error"))
-        }
-        let previous = body["previous_response_id"]?.stringValue
-        let options = Self.options(body)
+        let agent = body.model
+        let previous = body.previousResponseID
+        var options = GenerationOptions(temperature: body.temperature, topP: body.topP, seed: body.seed)
+        options.maxTokens = body.maxOutputTokens
+        options.toolCallingMode = body.toolChoice.map(Self.mode)
         let runner = runner
         let store = configuration.store
-        let result: Result<AgentRunner.Answer, AgentRunner.Failure> = Self.wait { [self] in
+        let spec = runner.agents[agent]
+        let answersInSteps = !tools.isEmpty || spec?.tools.isEmpty == false
+        let answerIsJSON = spec?.answer != nil || answer != nil
+
+        // Where the conversation stands: a new session, the stored one continued, or a branch.
+        let plan: Result<(session: String, stored: StoredSession?, conversation: ClientConversation), AgentRunner.Failure> = Self.wait {
             do {
-                var session = AgentRunner.newSessionID()
-                var stored: StoredSession?
-                var history: [Transcript.Entry] = []
+                var earlier: [Transcript.Entry] = []
+                var pending: [(id: String, entryID: String, call: ToolCallRequest)] = []
+                var continued: (id: String, loaded: StoredSession)?
                 if let previous {
                     guard let (id, count) = Self.parse(responseID: previous) else {
-                        throw AgentRunner.Failure.badRequest("previous_response_id '\(previous.prefix(80))' is not a response of this server")
+                        throw InvalidRequest("'\(previous.prefix(80))' is not a response of this server", param: "previous_response_id")
                     }
                     let loaded: StoredSession?
                     do throws(SessionStoreError) { loaded = try store.load(id) } catch { throw AgentRunner.Failure.store(error) }
                     guard let loaded, count <= loaded.transcript.count else {
-                        throw AgentRunner.Failure.badRequest("no response \(previous) in the store \(store.description)")
+                        throw InvalidRequest("no response \(previous) in the store \(store.description)", param: "previous_response_id")
+                    }
+                    let entries = Array(loaded.transcript.entries[..<count])
+                    pending = Self.pendingCalls(in: entries, session: id)
+                    earlier = entries.filter { entry in
+                        if case .toolOutput(let output) = entry, output.result == ClientTool.pending { return false }
+                        return true
                     }
                     let later = loaded.transcript.entries[count...]
-                    if later.contains(where: { if case .response = $0 { true } else { false } }) {
-                        history = Array(loaded.transcript.entries[..<count])  // a branch from an older response
-                    } else {
-                        session = id
-                        stored = loaded
-                    }
+                    if pending.isEmpty, !later.contains(where: { if case .response = $0 { true } else { false } }) { continued = (id, loaded) }
                 }
-                let run = { [session, stored, history] () async throws(AgentRunner.Failure) -> AgentRunner.Answer in
-                    try await runner.respond(agent: agent, session: session, stored: stored, history: history, prompt: prompt, options: options)
+                let conversation = try ClientConversation(
+                    try Self.turns(of: body.input, instructions: body.instructions), answersInSteps: answersInSteps, answerIsJSON: answerIsJSON,
+                    list: "input", earlier: earlier, pending: pending)
+                if let continued, conversation.history == earlier {
+                    return .success((continued.id, continued.loaded, conversation))  // the stored session goes on in place
                 }
-                guard let answer = try await exclusive(session, run) else {
+                return .success((AgentRunner.newSessionID(), nil, conversation))
+            } catch let invalid as InvalidRequest {
+                return .failure(.invalid(invalid))
+            } catch let failure as AgentRunner.Failure {
+                return .failure(failure)
+            } catch {
+                return .failure(.agent("\(error)"))
+            }
+        }
+        let session: String, stored: StoredSession?, conversation: ClientConversation
+        switch plan {
+        case .failure(let failure): return .respond(APIError.response(for: failure))
+        case .success(let planned): (session, stored, conversation) = planned
+        }
+        let client = AgentRunner.ClientSide(tools: tools, instructions: conversation.instructions, answer: answer)
+        let history = stored == nil ? conversation.history : []
+        let prompt = conversation.prompt
+        let run: @Sendable (@escaping @Sendable (AgentRunner.Progress) -> Void) async -> Result<AgentRunner.Answer, AgentRunner.Failure> = { [self, options] progress in
+            do {
+                let respond = { () async throws(AgentRunner.Failure) -> AgentRunner.Answer in
+                    try await runner.respond(agent: agent, session: session, stored: stored, history: history, prompt: prompt, options: options, client: client, progress: progress)
+                }
+                guard let answer = try await exclusive(session, respond) else {
                     throw AgentRunner.Failure.store(SessionStoreError(.conflict, "a response of this conversation is under way"))
                 }
                 return .success(answer)
@@ -64,29 +98,119 @@ extension AgentServer {
                 return .failure(.agent("\(error)"))
             }
         }
-        switch result {
-        case .failure(let failure): return .respond(APIError.response(for: failure))
-        case .success(let answer):
-            let id = "resp_\(answer.session)_\(answer.entries)"
-            let object: GeneratedContent = [
-                "id": .string(id), "object": "response", "created_at": .number(Date().timeIntervalSince1970.rounded()), "status": "completed",
-                "model": .string(agent), "previous_response_id": previous.map { .string($0) } ?? .null,
-                "output": [[
-                    "type": "message", "id": .string("msg_\(answer.session)_\(answer.entries)"), "status": "completed", "role": "assistant",
-                    "content": [["type": "output_text", "text": .string(answer.text), "annotations": []]],
-                ]],
-                "usage": [
-                    "input_tokens": .number(Double(answer.usage.inputTokens)), "output_tokens": .number(Double(answer.usage.outputTokens)),
-                    "total_tokens": .number(Double(answer.usage.inputTokens + answer.usage.outputTokens)),
-                    "input_tokens_details": ["cached_tokens": .number(Double(answer.usage.cachedInputTokens))],
-                    "output_tokens_details": ["reasoning_tokens": 0],
-                ],
-                "parallel_tool_calls": false, "tool_choice": "auto", "tools": [], "error": .null, "incomplete_details": .null,
-                "instructions": .null, "metadata": [:], "text": ["format": ["type": "text"]],
-                "trailhead": Self.trailhead(answer),
-            ]
-            return .respond(.json(200, object.jsonString, headers: ["X-Trailhead-Session": answer.session]))
+        let created = Date().timeIntervalSince1970.rounded()
+
+        guard body.stream == true else {
+            switch Self.wait({ await run { _ in } }) {
+            case .failure(let failure): return .respond(APIError.response(for: failure))
+            case .success(let answer):
+                let object = Self.responseObject(answer, agent: agent, previous: previous, created: created, output: Self.outputItems(answer))
+                return .respond(.json(200, object.jsonString, headers: ["X-Trailhead-Session": answer.session]))
+            }
         }
+        return .stream(headers: ["X-Trailhead-Session": session]) { stream in
+            let events = ResponseEvents(stream: stream, clientTools: tools.names, session: session)
+            let pendingID = "resp_\(session)_pending"
+            events.send("response.created", ["response": Self.responseObject(nil, agent: agent, previous: previous, created: created, output: [], id: pendingID)])
+            let task = Task {
+                let result = await run { progress in events.progress(progress) }
+                switch result {
+                case .failure(let failure):
+                    let error = APIError.response(for: failure)
+                    events.send("error", ["code": .string("\(error.status)"), "message": .string(failure.description), "param": .null])
+                case .success(let answer):
+                    let output = events.finish(answer)
+                    events.send("response.completed", ["response": Self.responseObject(answer, agent: agent, previous: previous, created: created, output: output)])
+                }
+                stream.close()
+            }
+            Task {
+                while stream.isOpen { try? await Task.sleep(nanoseconds: 200_000_000) }
+                task.cancel()
+            }
+        }
+    }
+
+    /// The calls of the client's functions a stored conversation ended with (their outputs
+    /// recorded as pending), by the id the client was given.
+    static func pendingCalls(in entries: [Transcript.Entry], session: String) -> [(id: String, entryID: String, call: ToolCallRequest)] {
+        let waiting = Set(entries.compactMap { entry -> String? in
+            guard case .toolOutput(let output) = entry, output.result == ClientTool.pending else { return nil }
+            return output.id
+        })
+        return entries.compactMap { entry in
+            guard case .toolCall(let call) = entry, waiting.contains(call.id) else { return nil }
+            return (ClientCall.id(session: session, transcriptID: call.id), call.id, ToolCallRequest(tool: call.tool, arguments: call.arguments))
+        }
+    }
+
+    /// The Responses `input` as turns of a conversation (`instructions` first, as a system message).
+    static func turns(of input: ResponsesRequest.Input, instructions: String?) throws(InvalidRequest) -> [(turn: ClientConversation.Turn, param: String)] {
+        var turns: [(turn: ClientConversation.Turn, param: String)] = instructions.map { [(.system($0), "instructions")] } ?? []
+        switch input {
+        case .text(let text):
+            turns.append((.user(text), "input"))
+        case .items(let items):
+            for (index, item) in items.enumerated() {
+                let param = "input[\(index)]"
+                switch item.kind {
+                case .message(let role, let text):
+                    turns.append((role == "user" ? .user(text) : role == "assistant" ? .assistant(text) : .system(text), param))
+                case .functionCall(let callID, let name, let arguments):
+                    guard let parsed = try? GeneratedContent(json: arguments), parsed.objectValue != nil else {
+                        throw InvalidRequest("the arguments are not a JSON object", param: param + ".arguments")
+                    }
+                    let call = (id: callID, call: ToolCallRequest(tool: name, arguments: parsed))
+                    // Calls one after another are one turn's.
+                    if case .calls(let earlier)? = turns.last?.turn {
+                        turns[turns.count - 1].turn = .calls(earlier + [call])
+                    } else {
+                        turns.append((.calls([call]), param))
+                    }
+                case .functionCallOutput(let callID, let output):
+                    turns.append((.output(callID: callID, text: output), param))
+                }
+            }
+        }
+        return turns
+    }
+
+    /// A response's output items: the calls of the client's functions, or the answer's message.
+    static func outputItems(_ answer: AgentRunner.Answer) -> [GeneratedContent] {
+        if !answer.calls.isEmpty { return answer.calls.map { functionCallItem($0, status: "completed") } }
+        return [messageItem(id: "msg_\(answer.session)_\(answer.entries)", text: answer.text, status: "completed")]
+    }
+
+    static func functionCallItem(_ call: ClientCall, status: String, arguments: String? = nil) -> GeneratedContent {
+        ["type": "function_call", "id": .string("fc_" + call.id.dropFirst(5)), "call_id": .string(call.id), "name": .string(call.name),
+         "arguments": .string(arguments ?? call.argumentsText), "status": .string(status)]
+    }
+
+    static func messageItem(id: String, text: String?, status: String) -> GeneratedContent {
+        ["type": "message", "id": .string(id), "status": .string(status), "role": "assistant",
+         "content": text.map { [["type": "output_text", "text": .string($0), "annotations": [], "logprobs": []]] } ?? []]
+    }
+
+    /// The response object (`answer` nil: one under way).
+    static func responseObject(
+        _ answer: AgentRunner.Answer?, agent: String, previous: String?, created: Double, output: [GeneratedContent], id: String? = nil
+    ) -> GeneratedContent {
+        let usage = answer?.usage ?? Usage()
+        var object: JSONObject = [
+            "id": .string(id ?? answer.map { "resp_\($0.session)_\($0.entries)" } ?? ""), "object": "response", "created_at": .number(created),
+            "status": answer == nil ? "in_progress" : "completed", "model": .string(agent), "previous_response_id": previous.map { .string($0) } ?? .null,
+            "output": .array(output),
+            "usage": [
+                "input_tokens": .number(Double(usage.inputTokens)), "output_tokens": .number(Double(usage.outputTokens)),
+                "total_tokens": .number(Double(usage.inputTokens + usage.outputTokens)),
+                "input_tokens_details": ["cached_tokens": .number(Double(usage.cachedInputTokens))],
+                "output_tokens_details": ["reasoning_tokens": 0],
+            ],
+            "parallel_tool_calls": true, "tool_choice": "auto", "tools": [], "error": .null, "incomplete_details": .null,
+            "instructions": .null, "metadata": [:], "text": ["format": ["type": "text"]],
+        ]
+        if let answer { object["trailhead"] = Self.trailhead(answer) }
+        return .object(object)
     }
 
     /// `resp_<session>_<entries>` → (session, entries).
@@ -98,15 +222,5 @@ extension AgentServer {
             session.allSatisfy(isIDCharacter)
         else { return nil }
         return (session, count)
-    }
-
-    /// The prompt of a Responses `input`: its text, or the last user message's.
-    static func prompt(ofInput input: GeneratedContent?) -> String? {
-        if let text = input?.stringValue { return text }
-        guard let items = input?.arrayValue else { return nil }
-        guard let last = items.last(where: { ($0["role"]?.stringValue ?? "user") == "user" }) else { return nil }
-        if let text = last["content"]?.stringValue { return text }
-        let parts = (last["content"]?.arrayValue ?? []).compactMap { $0["text"]?.stringValue }
-        return parts.isEmpty ? nil : parts.joined(separator: "\n")
     }
 }

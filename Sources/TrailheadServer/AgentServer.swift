@@ -7,10 +7,12 @@ import TrailheadSupport
 import TrailheadTools
 
 /// `agent serve`: the configured agents behind OpenAI-compatible HTTP —
-/// `POST /v1/chat/completions` (the request's `model` names the agent; tool calls run here;
-/// `stream: true` sends server-sent events with the answer as it is written) and
-/// `POST /v1/responses` (`previous_response_id` continues a stored conversation, on any replica
-/// that shares the store), `GET /v1/models` (the agents) and `GET /health`.
+/// `POST /v1/chat/completions` (the request's `model` names the agent, or `local`: the served
+/// model, plain; the agents' tool calls run here; `stream: true` sends server-sent events with the
+/// answer as it is written) and `POST /v1/responses` (`previous_response_id` continues a stored
+/// conversation, on any replica that shares the store), `GET /v1/models` (agents and models) and
+/// `GET /health`. A request's own `tools` are the client's (`ClientTool`): offered under the step
+/// schema, never run here — the response ends with the calls, and the client sends their outputs.
 ///
 /// On 127.0.0.1 by default. Any other address needs an API key (`apiKey`, read by the command from
 /// an environment variable and never logged): every request must then carry
@@ -116,9 +118,13 @@ public final class AgentServer: Sendable {
     }
 
     private func models() -> HTTPServer.Response {
-        let data = configuration.agents.map { agent -> GeneratedContent in
-            ["id": .string(agent.name), "object": "model", "created": 0, "owned_by": "trailhead"]
+        let agents = configuration.agents.map { agent -> GeneratedContent in
+            ["id": .string(agent.name), "object": "model", "created": 0, "owned_by": "trailhead", "trailhead": ["kind": "agent"]]
         }
+        let models = runner.modelNames.filter { name in !configuration.agents.contains { $0.name == name } }.map { name -> GeneratedContent in
+            ["id": .string(name), "object": "model", "created": 0, "owned_by": "trailhead", "trailhead": ["kind": "model"]]
+        }
+        let data = agents + models
         return .json(200, GeneratedContent.object(["object": "list", "data": .array(data)]).jsonString)
     }
 
@@ -155,11 +161,20 @@ enum APIError {
         .json(status, body(message, type: type, code: code).jsonString)
     }
 
+    /// A request that cannot be used: 400, with the field at fault in `param`.
+    static func response(for invalid: InvalidRequest) -> HTTPServer.Response {
+        let body: GeneratedContent = [
+            "error": ["message": .string(invalid.description), "type": "invalid_request_error", "param": invalid.param.map { .string($0) } ?? .null, "code": .null],
+        ]
+        return .json(400, body.jsonString)
+    }
+
     /// The status and body for a failed response.
     static func response(for failure: AgentRunner.Failure) -> HTTPServer.Response {
         switch failure {
         case .unknownAgent: response(404, failure.description, type: "invalid_request_error", code: "model_not_found")
         case .badRequest: response(400, failure.description, type: "invalid_request_error")
+        case .invalid(let invalid): response(for: invalid)
         case .store(let error) where error.kind == .conflict: response(409, failure.description, type: "conflict")
         case .store(let error) where error.kind == .unavailable: response(503, failure.description, type: "unavailable")
         case .store: response(500, failure.description, type: "server_error")

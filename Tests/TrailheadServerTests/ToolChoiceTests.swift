@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TrailheadModels
 import TrailheadSchema
@@ -5,7 +6,7 @@ import TrailheadSchema
 
 /// A chat-completions request's `tool_choice` becomes the tool-calling mode of the agent's tools.
 @Suite struct ToolChoiceTests {
-    @Test func everyFormOfToolChoiceMapsToAMode() {
+    @Test func everyFormOfToolChoiceMapsToAMode() throws {
         let cases: [(GeneratedContent, ToolCallingMode?)] = [
             (["tool_choice": "auto"], .allowed),
             (["tool_choice": "required"], .required),
@@ -13,8 +14,12 @@ import TrailheadSchema
             (["tool_choice": ["type": "function", "function": ["name": "calendarFreeDays"]]], .named("calendarFreeDays")),
             ([:], nil),
         ]
-        for (body, mode) in cases {
-            #expect(AgentServer.options(body).toolCallingMode == mode, "\(body.jsonString)")
+        for (choice, mode) in cases {
+            var body = choice.objectValue ?? [:]
+            body["model"] = "free-days"
+            body["messages"] = [["role": "user", "content": "hi"]]
+            let request = try #require(try? InvalidRequest.decode(ChatCompletionRequest.self, from: Data(GeneratedContent.object(body).jsonString.utf8)))
+            #expect(AgentServer.options(request).toolCallingMode == mode, "\(choice.jsonString)")
         }
     }
 }

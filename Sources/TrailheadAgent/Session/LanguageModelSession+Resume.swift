@@ -124,6 +124,23 @@ extension LanguageModelSession {
         GeneratedContent.object([StepSchema.keys.call: .string(tool), StepSchema.keys.arguments: arguments]).jsonString
     }
 
+    /// A model turn that makes several calls at once (chained with `and`), in the step protocol's words.
+    public static func stepText(calling calls: [ToolCallRequest]) -> String {
+        var chain: GeneratedContent?
+        for call in calls.reversed() {
+            var link: JSONObject = [StepSchema.keys.call: .string(call.tool), StepSchema.keys.arguments: call.arguments]
+            if let next = chain { link[StepSchema.keys.next] = next }
+            chain = .object(link)
+        }
+        return (chain ?? .object([:])).jsonString
+    }
+
+    /// What the model reads after calls whose results came from elsewhere (a client ran them):
+    /// the loop's own words for tool results (`result` nil and `error` set for a failed call).
+    public static func toolResultsText(_ results: [(call: ToolCallRequest, result: GeneratedContent?, error: String?)]) -> String {
+        AgentLoop.feedback(results.map { .init(call: $0.call, result: $0.result, error: $0.error) }, summarize: { $1 })
+    }
+
     /// A model turn that answers with `answer`, in the step protocol's words (a session with tools).
     public static func stepText(answering answer: GeneratedContent) -> String {
         GeneratedContent.object([StepSchema.keys.final: answer]).jsonString

@@ -12,9 +12,12 @@ struct ServeCommand: Command {
         name: "serve",
         summary: "Serve agents over OpenAI-compatible HTTP (chat completions, responses), sessions in a store.",
         discussion: """
-            POST /v1/chat/completions and POST /v1/responses, the request's "model" naming an agent \
-            (GET /v1/models lists them); tool calls run here, and stream: true sends the answer as \
-            server-sent events while it is written. previous_response_id continues a conversation \
+            POST /v1/chat/completions and POST /v1/responses, the request's "model" naming an agent, \
+            or "local" (the served model, plain, with the request's instructions) — GET /v1/models lists \
+            both; the agents' tool calls run here. A request's own "tools" (functions) are offered \
+            under the step schema but not run: the response ends with their tool_calls (function_call \
+            items), and the client sends their outputs back (role "tool", function_call_output). \
+            stream: true sends the answer and the calls as server-sent events while they are written. previous_response_id continues a conversation \
             from the store, on any replica sharing it. Agents come from --agents (JSON; the trip \
             planner alone by default). --store is a folder of JSON Lines transcripts (default \
             runs/sessions) or postgresql://USER@HOST:PORT/DB, shared by replicas. Listens on \

@@ -71,7 +71,13 @@ public final class AgentServer: Sendable {
             guard !key.isEmpty, !Self.authorized(head[header: "authorization"], key: key) else { return nil }
             return APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key")
         }
-        do { server = try HTTPServer(host: configuration.host, port: configuration.port, admit: admit) { handler.handle($0) } } catch {
+        // A health check and the model list answer at once, on libmicrohttpd's polling thread.
+        let runsInline: @Sendable (HTTPHead) -> Bool = { head in
+            head.startLine[0] == "GET" && ["/health", "/v1/models"].contains(head.startLine[1].split(separator: "?").first.map(String.init) ?? "")
+        }
+        do {
+            server = try HTTPServer(host: configuration.host, port: configuration.port, admit: admit, runsInline: runsInline) { handler.handle($0) }
+        } catch {
             throw SetupError(description: error.message)
         }
         handler.server.withLock { $0 = self }

@@ -8,16 +8,19 @@ final class ServerCore: Sendable {
     let limits: HTTPServer.Limits
     let admit: @Sendable (HTTPHead) -> HTTPServer.Response?
     let handler: @Sendable (HTTPServer.Request) -> HTTPServer.Outcome
+    /// Whether a request's handler answers at once (run on the polling thread, not a thread of its own).
+    let runsInline: @Sendable (HTTPHead) -> Bool
     /// Exchanges whose connection is suspended (a handler is running, or a stream waits for events).
     private let suspended = Mutex<[ObjectIdentifier: Exchange]>([:])
     private let isStopping = Atomic(false)
 
     init(
         limits: HTTPServer.Limits, admit: @escaping @Sendable (HTTPHead) -> HTTPServer.Response?,
-        handler: @escaping @Sendable (HTTPServer.Request) -> HTTPServer.Outcome
+        runsInline: @escaping @Sendable (HTTPHead) -> Bool, handler: @escaping @Sendable (HTTPServer.Request) -> HTTPServer.Outcome
     ) {
         self.limits = limits
         self.admit = admit
+        self.runsInline = runsInline
         self.handler = handler
     }
 
@@ -149,24 +152,35 @@ final class Exchange: @unchecked Sendable {
         started = true
         let request = HTTPServer.Request(method: head.startLine[0], path: head.startLine[1], head: head, body: body)
         body = []
+        // What the router says answers at once runs here, on the polling thread: no suspension,
+        // no thread of its own (a health check or a model list costs microseconds).
+        var answered: HTTPServer.Outcome?
+        if core.runsInline(head) {
+            let outcome = core.handler(request)
+            if case .respond(let response) = outcome { return Self.queue(Self.explained(response), on: connection.pointer) }
+            answered = outcome
+        }
         core.noteSuspended(self, true)
         MHD_suspend_connection(connection.pointer)
-        let thread = Thread { [self] in
-            var outcome = core.handler(request)
+        let thread = Thread { [self, answered] in
+            var outcome = answered ?? core.handler(request)
             if case .stream(_, let opened) = outcome {
                 let stream = EventStream(exchange: self)
                 self.stream = stream
                 opened(stream)
             }
-            if case .respond(var response) = outcome, response.status >= 500, response.body.isEmpty {
-                response = .error(response.status, "the server failed", type: "server_error")
-                outcome = .respond(response)
-            }
+            if case .respond(let response) = outcome { outcome = .respond(Self.explained(response)) }
             self.outcome = outcome
             MHD_resume_connection(connection.pointer)
         }
         thread.start()
         return MHD_Result.YES
+    }
+
+    /// A server error with no body gets one that says so.
+    private static func explained(_ response: HTTPServer.Response) -> HTTPServer.Response {
+        guard response.status >= 500, response.body.isEmpty else { return response }
+        return .error(response.status, "the server failed", type: "server_error")
     }
 
     private func queueStream(headers: [String: String]) -> MHD_Result {

@@ -83,15 +83,17 @@ public final class HTTPServer: Sendable {
     /// Listens on `host`:`port` (0 picks a free one; `self.port` says which); `host` is an IPv4
     /// address, 127.0.0.1 by default. `admit` sees each request's head before any byte of its
     /// body is read, and refuses it by returning the response to send (a missing API key, say).
+    /// A request `runsInline` says answers at once (a health check) is handled on the polling
+    /// thread; every other one on a thread of its own, its connection suspended meanwhile.
     public init(
         host: String = "127.0.0.1", port: Int, limits: Limits = Limits(), admit: @escaping @Sendable (HTTPHead) -> Response? = { _ in nil },
-        handler: @escaping @Sendable (Request) -> Outcome
+        runsInline: @escaping @Sendable (HTTPHead) -> Bool = { _ in false }, handler: @escaping @Sendable (Request) -> Outcome
     ) throws(HTTPError) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw HTTPError(.failed, "'\(host)' is not an IPv4 address") }
-        let core = ServerCore(limits: limits, admit: admit, handler: handler)
+        let core = ServerCore(limits: limits, admit: admit, runsInline: runsInline, handler: handler)
         let context = Unmanaged.passRetained(core).toOpaque()
         guard
             let daemon = trailhead_mhd_start(

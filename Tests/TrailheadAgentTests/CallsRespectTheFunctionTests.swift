@@ -223,8 +223,18 @@ import TrailheadModels
         ]
         let probability = try! #require(ToolDecision.callProbability(candidates, callKey: "name", answerKey: "answer"))
         #expect(abs(probability - 0.3 / 0.9) < 1e-9)
-        #expect(ToolDecision.callsTool(callProbability: probability, threshold: 0.2))
-        #expect(!ToolDecision.callsTool(callProbability: probability, threshold: 0.5))
+        let standard = ToolDecision.standard
+        // Read-only tools: a call from 0.2 on.
+        #expect(standard.decide(callProbability: probability, offered: ["a"], readOnly: ["a"]) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.19, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
+        // A tool with side effects: the model's own choice.
+        #expect(standard.decide(callProbability: 0.9, offered: ["w"], readOnly: []) == .modelsChoice)
+        #expect(!standard.mayCommit(offered: ["w"], readOnly: []))
+        // Both: an unlikely call goes to the read-only tools alone; a likely one is the model's.
+        #expect(standard.decide(callProbability: 0.3, offered: ["a", "w"], readOnly: ["a"]) == .call(only: ["a"]))
+        #expect(standard.decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .modelsChoice)
+        #expect(ToolDecision(readOnlyThreshold: 0.2, threshold: 0.6).decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .call(only: nil))
+        #expect(ToolDecision.modelsChoice.decide(callProbability: 0.99, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
         #expect(ToolDecision.callProbability([TokenProbability(token: "x", probability: 1)], callKey: "name", answerKey: "answer") == nil)
         #expect(ToolDecision.standard.threshold(allReadOnly: true) == 0.2)
         #expect(ToolDecision.standard.threshold(allReadOnly: false) == nil)

@@ -79,6 +79,8 @@ struct AgentStateMachine: Sendable {
     /// The first decision was read from the model's probabilities and went to a call
     /// (`commitToCall`): no answer before a tool has answered.
     private var committedToCall = false
+    /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
+    private var committedTools: [String]?
     /// Optional arguments left out of this turn's calls (`PlaceholderArguments`), by call.
     private(set) var dropped: [ToolCallRequest: [String]] = [:]
     /// Links of this turn's chain that were not run because their arguments are invalid, after a
@@ -119,7 +121,10 @@ struct AgentStateMachine: Sendable {
         default: break
         }
         let fulfilled = grounding.fulfilledTools
-        return toolOrder.filter { isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
+        let committed = toolTurns == 0 ? committedTools.map(Set.init) : nil
+        return toolOrder.filter {
+            isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) && committed?.contains($0) != false
+        }
     }
 
     /// Whether the mode lets the model answer now: not before a tool has answered in this
@@ -131,23 +136,24 @@ struct AgentStateMachine: Sendable {
         }
     }
 
-    /// The threshold of `decision` that applies to the turn the model is asked for now, when it is
-    /// a response's first decision between a call and the answer: no tool has run, the mode
-    /// leaves the choice to the model, and the step schema offers both. `nil` otherwise, and
-    /// when the decision is the model's own for these tools.
-    func decisionThreshold(_ decision: ToolDecision) -> Double? {
+    /// The tools offered (and those of them that only read) at the turn the model is asked for
+    /// now, when it is a response's first decision between a call and the answer: no tool has
+    /// run, the mode leaves the choice to the model, and the step schema offers both. `nil` otherwise.
+    var firstDecision: (offered: [String], readOnly: [String])? {
         guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, toolTurns == 0, !committedToCall, case .allowed = mode.kind
         else { return nil }
         let schema = stepSchema(finalOnly: false)
         guard !schema.tools.isEmpty, schema.final != nil else { return nil }
-        let allReadOnly = schema.tools.allSatisfy { $0.name == searchTool || tools[$0.name]?.isReadOnly == true }
-        return decision.threshold(allReadOnly: allReadOnly)
+        let offered = schema.tools.map(\.name)
+        return (offered, offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true })
     }
 
-    /// The first decision goes to a call: the turn awaited is asked again without the answer.
-    mutating func commitToCall() -> Action {
+    /// The first decision goes to a call (of `only` these tools, when given): the turn awaited is
+    /// asked again without the answer.
+    mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
         committedToCall = true
+        committedTools = only
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
 

@@ -71,10 +71,12 @@ struct AgentLoop: Sendable {
             }
             if !decided, case .generate = action {
                 decided = true
-                if let threshold = machine.decisionThreshold(toolDecision), let probability = await callProbability(messages) {
-                    let committed = ToolDecision.callsTool(callProbability: probability, threshold: threshold)
-                    decision = (probability, committed)
-                    if committed { action = machine.commitToCall() }
+                if let (offered, readOnly) = machine.firstDecision, toolDecision.mayCommit(offered: offered, readOnly: readOnly),
+                    let probability = await callProbability(messages)
+                {
+                    let outcome = toolDecision.decide(callProbability: probability, offered: offered, readOnly: readOnly)
+                    if case .call(let only) = outcome { action = machine.commitToCall(only: only) }
+                    decision = (probability, outcome != .modelsChoice)
                 }
             }
             switch action {

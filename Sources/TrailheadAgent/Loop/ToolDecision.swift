@@ -16,7 +16,10 @@ import TrailheadModels
 ///
 /// The threshold depends on what a call costs. A read-only tool (`Tool.isReadOnly`, a plugin's
 /// `readOnly: true` annotation) costs a lookup, and answering without it invents facts: a low
-/// threshold (0.2) is right. A tool with side effects keeps the model's own choice (`nil`).
+/// threshold (0.2) is right. A tool with side effects keeps the model's own choice (`nil`). When
+/// both kinds are offered (the calendar plugin reads and adds events), a call the model would
+/// not make on its own (a share below one half) but that reaches the read-only threshold commits
+/// the turn to the read-only tools alone; a call it would make anyway is left to it.
 /// Measured on the bundled plugins in docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {
     /// Commit to a call when every tool offered is read-only and the call's share of the
@@ -72,6 +75,29 @@ public struct ToolDecision: Sendable, Hashable {
         return call / (call + answer)
     }
 
-    /// Whether to commit to a call, given the call's share and the threshold.
-    public static func callsTool(callProbability: Double, threshold: Double) -> Bool { callProbability >= threshold }
+    /// What the first decision comes to.
+    public enum Outcome: Sendable, Equatable {
+        /// The step schema is left as it is: the model chooses.
+        case modelsChoice
+        /// A call: the turn offers no answer, and only `tools` when given (else every tool offered).
+        case call(only: [String]?)
+    }
+
+    /// The first decision for a turn that offers `readOnly` of the tools `offered`, given the
+    /// call's share of the probability.
+    public func decide(callProbability: Double, offered: [String], readOnly: [String]) -> Outcome {
+        let allReadOnly = !offered.isEmpty && readOnly.count == offered.count
+        if let threshold = threshold(allReadOnly: allReadOnly), callProbability >= threshold { return .call(only: nil) }
+        // Mixed: the read-only tools alone, for a call the model would not make on its own.
+        if !allReadOnly, !readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold, callProbability < 0.5 {
+            return .call(only: readOnly)
+        }
+        return .modelsChoice
+    }
+
+    /// Whether any decision could go to a call for these tools (else the probabilities are not asked).
+    public func mayCommit(offered: [String], readOnly: [String]) -> Bool {
+        guard !offered.isEmpty else { return false }
+        return threshold != nil || (readOnlyThreshold != nil && !readOnly.isEmpty)
+    }
 }

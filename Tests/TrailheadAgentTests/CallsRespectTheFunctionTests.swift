@@ -258,6 +258,29 @@ import TrailheadModels
         #expect(turn?.committedToCall == true)
     }
 
+    /// A tool with side effects, beside a read-only one.
+    struct AddContact: Tool {
+        let name = "addContact"
+        let description = "Adds a person to the address book."
+        struct Arguments: Generable {
+            var name: String
+            static let generationSchema = SchemaBuilder.object(properties: ["name": .string()]).declaredSchema
+        }
+        func call(arguments: Arguments) async throws -> String { "added" }
+    }
+
+    @Test func withAToolWithSideEffectsBesideAnUnlikelyCallGoesToTheReadOnlyToolsAlone() async throws {
+        let probabilities = [TokenProbability(token: "answer", probability: 0.7), TokenProbability(token: "name", probability: 0.3)]
+        let model = RecordingModel([call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")], nextTokenProbabilities: probabilities)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true), AddContact()])
+        session.configuration.toolDecision = .standard
+        _ = try await session.respond(to: "Where does Ana live?")
+        let first = model.requests[0].schema!.json.jsonString
+        #expect(!offersAnswer(model.requests[0]))
+        #expect(first.contains(#""lookup""#) && !first.contains(#""addContact""#))
+        #expect(model.requests[1].schema!.json.jsonString.contains(#""addContact""#), "after the call, every tool again")
+    }
+
     @Test func anUnlikelyCallOrAToolWithSideEffectsKeepsTheModelsChoice() async throws {
         let unlikely = [TokenProbability(token: "answer", probability: 0.9), TokenProbability(token: "name", probability: 0.1)]
         let model = RecordingModel([answer("Bonjour.")], nextTokenProbabilities: unlikely)

@@ -73,6 +73,15 @@ public struct ContactSearch: Sendable {
         return Result(contacts: kept, omitted: scored.count - kept.count)
     }
 
+    /// Contacts that match any one word of `query` (filler and words of one or two letters left
+    /// out), best first: for a query whose words together match nobody ("Dmitri likes to drink").
+    /// Empty when the query has fewer than two such words (the plain search said all there is).
+    public func searchAnyWord(_ query: String, limit: Int = 50) -> Result {
+        let words = Self.alternatives(of: query).flatMap { $0 }.filter { !Self.fillerWords.contains($0) && $0.count > 2 }
+        guard words.count > 1 else { return Result(contacts: [], omitted: 0) }
+        return search(words.joined(separator: ", "), limit: limit)
+    }
+
     // MARK: - Query
 
     /// The query's alternatives, each a list of folded words; empty for "list everyone".

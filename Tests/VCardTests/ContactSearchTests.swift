@@ -38,6 +38,10 @@ struct ContactSearchTests {
         #expect(names("sister") == ["Hannah Becker"])
         #expect(names("Benji") == ["Ben Okafor"])
         #expect(names("", group: "friend").count == 6)
+        // A question for a query: the contacts some word finds.
+        #expect(names("Dmitri likes to drink").isEmpty)
+        #expect(search.searchAnyWord("Dmitri likes to drink").contacts.first?.formattedName == "Dmitri Volkov")
+        #expect(search.searchAnyWord("Dmitri").contacts.isEmpty)
         // A group that exists still filters.
         #expect(names("Ana", group: "family").isEmpty)
     }

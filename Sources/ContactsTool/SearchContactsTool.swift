@@ -1,3 +1,4 @@
+import Foundation
 import TrailheadPluginKit
 import TrailheadSchema
 import VCard
@@ -51,7 +52,26 @@ struct SearchContactsTool: Tool {
     func call(arguments: Arguments) throws -> Output {
         let query = arguments.query, group = arguments.group
         let (snapshot, reloadProblem) = try book.current()
-        let found = snapshot.search.search(query, group: group, limit: Self.limit)
+        var found = snapshot.search.search(query, group: group, limit: Self.limit)
+        // A group the model guessed wrong ("my cousin" in friends; she is family): the matches in
+        // the other groups, said so, rather than nobody.
+        var outsideGroup = false
+        if found.contacts.isEmpty, let group, !group.isEmpty, !query.trimmingCharacters(in: .whitespaces).isEmpty {
+            let anywhere = snapshot.search.search(query, group: nil, limit: Self.limit)
+            if !anywhere.contacts.isEmpty {
+                found = anywhere
+                outsideGroup = true
+            }
+        }
+        // A question written as the query ("Dmitri likes to drink"): the contacts some word finds.
+        var someWords = false
+        if found.contacts.isEmpty {
+            let relaxed = snapshot.search.searchAnyWord(query, limit: Self.limit)
+            if !relaxed.contacts.isEmpty {
+                found = relaxed
+                someWords = true
+            }
+        }
 
         let listed = Self.withinBudget(found.contacts)
         var result = Output(contacts: listed.contacts)
@@ -59,6 +79,10 @@ struct SearchContactsTool: Tool {
         if omitted > 0 { result.omitted = omitted }
         if found.contacts.isEmpty {
             result.hint = hint(query: query, group: group, search: snapshot.search)
+        } else if someWords {
+            result.hint = "no contact matches every word of '\(query)'\(outsideGroup ? "" : group.map { " in group '\($0)'" } ?? ""); these match some of them"
+        } else if outsideGroup, let group {
+            result.hint = "no contact in group '\(group)' matches '\(query)'; these match in other groups"
         }
         var warnings = snapshot.warnings.prefix(Self.warningLimit).map(\.description)
         if snapshot.warnings.count > Self.warningLimit {

@@ -5,6 +5,8 @@
 /// - A query word matches the start of a word in a contact's name, nicknames, organization,
 ///   cities, regions, countries, groups (CATEGORIES), note or email addresses: "ben" finds
 ///   "Benjamin", not "Reuben".
+/// - A group no contact has ("cousin", "sister") is searched as words of the query (a note
+///   says "Cousin."); a plural word also matches its singular ("cousins" finds "Cousin").
 /// - Every word of a query must match somewhere in the contact (AND), except that `,`, `;`,
 ///   `/`, `&`, and the words "and"/"or" separate alternatives (OR): "Ana, Ben" and "Ana and Ben"
 ///   find both people. Filler words ("in", "from", "my", "the"…) and single letters are ignored
@@ -42,11 +44,18 @@ public struct ContactSearch: Sendable {
 
     public func search(_ query: String, group: String? = nil, limit: Int = 50) -> Result {
         var candidates = Array(indexed.indices)
+        var alternatives = Self.alternatives(of: query)
         if let group, !group.trimmingSpaces.isEmpty {
             let wanted = Self.groupKey(group)
-            candidates = candidates.filter { indexed[$0].groupKeys.contains(wanted) }
+            if indexed.contains(where: { $0.groupKeys.contains(wanted) }) {
+                candidates = candidates.filter { indexed[$0].groupKeys.contains(wanted) }
+            } else {
+                // A word no group is called ("cousin", "sister", "coworkers"): a relationship the
+                // notes or the organization may say, searched like the query's own words.
+                let words = Self.alternatives(of: group).flatMap { $0 }
+                alternatives = alternatives.isEmpty ? [words] : alternatives.map { $0 + words }
+            }
         }
-        let alternatives = Self.alternatives(of: query)
         var scored: [(index: Int, score: Int)] = []
         if alternatives.isEmpty {
             scored = candidates.map { ($0, 0) }
@@ -62,6 +71,15 @@ public struct ContactSearch: Sendable {
         }
         let kept = scored.prefix(max(0, limit)).map { contacts[$0.index] }
         return Result(contacts: kept, omitted: scored.count - kept.count)
+    }
+
+    /// Contacts that match any one word of `query` (filler and words of one or two letters left
+    /// out), best first: for a query whose words together match nobody ("Dmitri likes to drink").
+    /// Empty when the query has fewer than two such words (the plain search said all there is).
+    public func searchAnyWord(_ query: String, limit: Int = 50) -> Result {
+        let words = Self.alternatives(of: query).flatMap { $0 }.filter { !Self.fillerWords.contains($0) && $0.count > 2 }
+        guard words.count > 1 else { return Result(contacts: [], omitted: 0) }
+        return search(words.joined(separator: ", "), limit: limit)
     }
 
     // MARK: - Query
@@ -132,8 +150,10 @@ private struct IndexedContact: Sendable {
     /// `hasPrefix`, which compares by canonical equivalence).
     func score(for words: [String]) -> Int? {
         var total = 0
-        for word in words {
-            if nameWords.contains(word) {
+        for written in words {
+            // "cousins" finds "Cousin"; "friends" still finds "friends" (its singular begins it).
+            let word = written.utf8.count > 3 && written.hasSuffix("s") ? String(written.dropLast()) : written
+            if nameWords.contains(written) {
                 total += 3
             } else if nameWords.contains(where: { $0.utf8.starts(with: word.utf8) }) {
                 total += 2

@@ -45,7 +45,12 @@ import TrailheadModels
         private let lock = NSLock()
         private var storage: [ModelRequest] = []
         var finishReason: String?
-        init(_ outputs: [String]) { script = ScriptedModel(outputs: outputs, path: "recording", chunkSize: 3) }
+        init(_ outputs: [String], nextTokenProbabilities: [TokenProbability]? = nil) {
+            script = ScriptedModel(outputs: outputs, path: "recording", chunkSize: 3, nextTokenProbabilities: nextTokenProbabilities)
+        }
+        func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+            try await script.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
+        }
         var id: String { "recording" }
         var availability: ModelAvailability { get async { .available } }
         var requests: [ModelRequest] { lock.withLock { storage } }

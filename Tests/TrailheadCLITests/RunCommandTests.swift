@@ -41,6 +41,26 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("answered in 2 turns"), result.stderr)
     }
 
+    func testAPlaceholderGroupIsDroppedAndAWrongGroupStillFindsThePerson() throws {
+        // "None" is no group: dropped before the call. "friends" is a group, but the cousin is family:
+        // the matches in the other groups come back, said so.
+        let (result, transcript) = try run(
+            ["Which city does my cousin live in?", "--tools", "contacts"],
+            outputs: [
+                #"{"name":"searchContacts","arguments":{"query":"Ben","group":"None"},"and":{"name":"searchContacts","arguments":{"query":"cousin","group":"friends"}}}"#,
+                #"{"answer":"Palm Springs."}"#,
+            ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let log = try entries(transcript)
+        let calls = log.filter { $0["kind"] == "toolCall" }
+        XCTAssertEqual(calls.first?["arguments"], ["query": "Ben"])
+        XCTAssertEqual(calls.first?["dropped"], [#"group: "None""#])
+        let outputs = log.filter { $0["kind"] == "toolOutput" }.map(\.jsonString)
+        XCTAssertEqual(outputs.count, 2)
+        XCTAssertTrue(outputs.contains { $0.contains("Ben Okafor") }, outputs.joined(separator: "\n"))
+        XCTAssertTrue(outputs.contains { $0.contains("Chloé Martin") && $0.contains("other groups") }, outputs.joined(separator: "\n"))
+    }
+
     func testASchemaAnswerIsJSONThatMatchesIt() throws {
         let schema = try Fixtures.temporaryFile(
             #"{"type":"object","properties":{"name":{"type":"string"},"city":{"type":"string"}},"required":["name","city"],"additionalProperties":false}"#,

@@ -30,6 +30,22 @@ struct ContactSearchTests {
         #expect(ana?.note == "Loves hiking and desert sunrises; vegetarian. Happy to drive on long trips.")
     }
 
+    @Test func relationshipsNoGroupHasAreFoundInNotesAndNicknamesByName() {
+        // "my cousin": no group is called so, Chloé's note says "Cousin.".
+        #expect(names("my cousin") == ["Chloé Martin"])
+        #expect(names("", group: "cousin") == ["Chloé Martin"])
+        #expect(names("", group: "cousins") == ["Chloé Martin"])
+        #expect(names("sister") == ["Hannah Becker"])
+        #expect(names("Benji") == ["Ben Okafor"])
+        #expect(names("", group: "friend").count == 6)
+        // A question for a query: the contacts some word finds.
+        #expect(names("Dmitri likes to drink").isEmpty)
+        #expect(search.searchAnyWord("Dmitri likes to drink").contacts.first?.formattedName == "Dmitri Volkov")
+        #expect(search.searchAnyWord("Dmitri").contacts.isEmpty)
+        // A group that exists still filters.
+        #expect(names("Ana", group: "family").isEmpty)
+    }
+
     @Test func theDemoPair() {
         // The demo runs `--with "Ana, Ben"`: commas separate people.
         #expect(names("Ana, Ben") == ["Ana Lima", "Ben Okafor"])

@@ -24,6 +24,8 @@ struct AgentStateMachine: Sendable {
     struct ToolSchema: Sendable {
         var name: String
         var arguments: GenerationSchema
+        /// Whether a call only reads (`Tool.isReadOnly`): see `ToolDecision`.
+        var isReadOnly = false
     }
 
     enum Action: Sendable, Equatable {
@@ -74,6 +76,16 @@ struct AgentStateMachine: Sendable {
     private let searchTool: String?
     /// Tools a search found.
     private var found: Set<String> = []
+    /// The first decision was read from the model's probabilities and went to a call
+    /// (`commitToCall`): no answer before a tool has answered.
+    private var committedToCall = false
+    /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
+    private var committedTools: [String]?
+    /// Optional arguments left out of this turn's calls (`PlaceholderArguments`), by call.
+    private(set) var dropped: [ToolCallRequest: [String]] = [:]
+    /// Links of this turn's chain that were not run because their arguments are invalid, after a
+    /// valid first link: the model reads why beside the results of the others.
+    private(set) var refused: [ToolOutcome] = []
 
     /// - Parameters:
     ///   - mode: whether the model may, must or must not call tools in this response.
@@ -109,7 +121,10 @@ struct AgentStateMachine: Sendable {
         default: break
         }
         let fulfilled = grounding.fulfilledTools
-        return toolOrder.filter { isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) }
+        let committed = toolTurns == 0 ? committedTools.map(Set.init) : nil
+        return toolOrder.filter {
+            isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) && committed?.contains($0) != false
+        }
     }
 
     /// Whether the mode lets the model answer now: not before a tool has answered in this
@@ -117,8 +132,29 @@ struct AgentStateMachine: Sendable {
     private var modeAllowsAnswer: Bool {
         switch mode.kind {
         case .required, .named: toolTurns > 0
-        case .allowed, .disallowed: true
+        case .allowed, .disallowed: !committedToCall || toolTurns > 0
         }
+    }
+
+    /// The tools offered (and those of them that only read) at the turn the model is asked for
+    /// now, when it is a response's first decision between a call and the answer: no tool has
+    /// run, the mode leaves the choice to the model, and the step schema offers both. `nil` otherwise.
+    var firstDecision: (offered: [String], readOnly: [String])? {
+        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, toolTurns == 0, !committedToCall, case .allowed = mode.kind
+        else { return nil }
+        let schema = stepSchema(finalOnly: false)
+        guard !schema.tools.isEmpty, schema.final != nil else { return nil }
+        let offered = schema.tools.map(\.name)
+        return (offered, offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true })
+    }
+
+    /// The first decision goes to a call (of `only` these tools, when given): the turn awaited is
+    /// asked again without the answer.
+    mutating func commitToCall(only: [String]? = nil) -> Action {
+        guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
+        committedToCall = true
+        committedTools = only
+        return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
 
     /// The step schema of a turn, given what is grounded so far. The answer is offered once the
@@ -222,7 +258,17 @@ struct AgentStateMachine: Sendable {
             }
             state = .finished
             return .finish(grounding.quoting(content), turns: turn)
-        case .call(let asked):
+        case .call(let written):
+            // Optional arguments filled with a placeholder are left out (said in the transcript).
+            dropped = [:]
+            refused = []
+            let asked = written.map { call -> ToolCallRequest in
+                guard let tool = tools[call.tool] else { return call }
+                let (arguments, left) = PlaceholderArguments.drop(from: call.arguments, schema: tool.arguments.json)
+                let cleaned = ToolCallRequest(tool: call.tool, arguments: arguments)
+                if !left.isEmpty { dropped[cleaned, default: []] += left }
+                return cleaned
+            }
             // The same call twice in one turn runs once.
             var calls: [ToolCallRequest] = []
             for call in asked where !calls.contains(call) { calls.append(call) }
@@ -234,20 +280,25 @@ struct AgentStateMachine: Sendable {
             }
             var problems: [String] = []
             var repeated: [String] = []
+            var valid: [ToolCallRequest] = []
             for call in calls {
-                guard let tool = tools[call.tool] else {
-                    problems.append("unknown tool \"\(call.tool)\"; the tools are \(toolOrder.joined(separator: ", "))")
+                guard let problem = problem(with: call) else {
+                    valid.append(call)
+                    if callCounts[call, default: 0] >= limits.maximumRepeats { repeated.append(call.tool) }
                     continue
                 }
-                guard isFound(call.tool) else {
-                    problems.append("\(call.tool) has not been found yet: call \(searchTool ?? "") first")
-                    continue
+                problems.append(problem)
+                // A later link that fails does not cost the earlier ones: the valid links run, and
+                // the model reads beside their results why the others did not.
+                if valid.first == calls.first, calls.count > 1 {
+                    refused.append(ToolOutcome(call: call, result: nil, error: "not called: \(problem)"))
                 }
-                let violations = tool.arguments.validate(call.arguments)
-                if !violations.isEmpty {
-                    problems.append("\(call.tool) arguments: " + violations.prefix(5).map(\.description).joined(separator: "; "))
-                }
-                if callCounts[call, default: 0] >= limits.maximumRepeats { repeated.append(call.tool) }
+            }
+            if !refused.isEmpty, refused.count == problems.count, !valid.isEmpty {
+                problems = []
+                calls = valid
+            } else {
+                refused = []
             }
             if problems.isEmpty, !repeated.isEmpty {
                 // Asking again what it was told is no way forward: the tool leaves the step schema,
@@ -262,6 +313,15 @@ struct AgentStateMachine: Sendable {
             state = .runningTools(turn: turn, calls: calls)
             return .runTools(turn: turn, calls: calls)
         }
+    }
+
+    /// What is wrong with a call, or nil when it can be made.
+    private func problem(with call: ToolCallRequest) -> String? {
+        guard let tool = tools[call.tool] else { return "unknown tool \"\(call.tool)\"; the tools are \(toolOrder.joined(separator: ", "))" }
+        guard isFound(call.tool) else { return "\(call.tool) has not been found yet: call \(searchTool ?? "") first" }
+        let violations = tool.arguments.validate(call.arguments)
+        guard violations.isEmpty else { return "\(call.tool) arguments: " + violations.prefix(5).map(\.description).joined(separator: "; ") }
+        return nil
     }
 
     /// The calls of the current turn finished (in any order).

@@ -30,6 +30,8 @@ struct AgentLoop: Sendable {
     /// The search tool, when the session searches its tools: a turn that only searched does
     /// not end a response that `stopsAfterToolCalls`.
     var searchTool: String?
+    /// How the response's first decision between a call and the answer is made (`ToolDecision`).
+    var toolDecision = ToolDecision.modelsChoice
 
     enum Outcome: Sendable, Equatable {
         case finished(GeneratedContent, turns: Int)
@@ -59,10 +61,23 @@ struct AgentLoop: Sendable {
         // The texts of the model's last two turns: a repaired turn that says word for word what the
         // turn before it said is stuck (see `unstuck`).
         var lastTexts: [String] = []
+        // The first decision, read from the model's probabilities (`ToolDecision`), for the turn's record.
+        var decision: (callProbability: Double, committed: Bool)?
+        var decided = false
         while true {
             if Task.isCancelled {
                 record(.cancelled(.init(turn: Self.turnNumber(action))))
                 return run
+            }
+            if !decided, case .generate = action {
+                decided = true
+                if let (offered, readOnly) = machine.firstDecision, toolDecision.mayCommit(offered: offered, readOnly: readOnly),
+                    let probability = await callProbability(messages)
+                {
+                    let outcome = toolDecision.decide(callProbability: probability, offered: offered, readOnly: readOnly)
+                    if case .call(let only) = outcome { action = machine.commitToCall(only: only) }
+                    decision = (probability, outcome != .modelsChoice)
+                }
             }
             switch action {
             case .generate(let turn, let schema, let finalOnly), .repair(let turn, _, let schema, let finalOnly):
@@ -78,10 +93,22 @@ struct AgentLoop: Sendable {
                     var options = bounded(options, by: compiled)
                     if case .repair = action, lastTexts.count == 2, lastTexts[0] == lastTexts[1] { options = Self.unstuck(options, turn: turn) }
                     let request = ModelRequest(messages: read(messages), schema: compiled, options: options)
-                    let (reply, loop) = try await generate(request, turn: turn)
+                    var (reply, loop) = try await generate(request, turn: turn)
                     var parsed = try? GeneratedContent(json: reply.text)
                     if parsed == nil, reply.finishReason == "length" { parsed = Self.textAnswerCut(reply.text) }
-                    recordTurn(turn, reply, parsed: parsed)
+                    var salvaged = false
+                    if parsed == nil || loop != nil, !finalOnly {
+                        // Cut, looping or repeating a call in a later link: the finished links are kept.
+                        let links = ChainSalvage.completeLinks(in: reply.text)
+                        if !links.isEmpty {
+                            parsed = StepSchema.chain(links)
+                            loop = nil
+                            salvaged = true
+                            reply.finishReason = (reply.finishReason ?? "stop") + "; kept \(links.count) complete call\(links.count == 1 ? "" : "s")"
+                        }
+                    }
+                    recordTurn(turn, reply, parsed: parsed, decision: decision)
+                    decision = nil
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
@@ -92,7 +119,8 @@ struct AgentLoop: Sendable {
                         action = machine.modelAnswered(parsed, text: reply.text, cutAt: cutAt)
                     }
                     let final = if case .finish = action { true } else { false }
-                    let said = HistoryEntry(message: .assistant(reply.text), source: .modelTurn(final: final), response: response)
+                    // A kept chain is what the model reads it said: the calls that ran, as JSON.
+                    let said = HistoryEntry(message: .assistant(salvaged ? parsed?.jsonString ?? reply.text : reply.text), source: .modelTurn(final: final), response: response)
                     messages.append(said)
                     run.messages.append(said)
                 } catch {
@@ -106,15 +134,17 @@ struct AgentLoop: Sendable {
             case .runTools(let turn, let calls):
                 let ids = calls.map { _ in nextCallID() }
                 for (call, id) in zip(calls, ids) {
-                    record(.toolCall(.init(turn: turn, id: id, tool: call.tool, arguments: call.arguments)))
+                    record(.toolCall(.init(turn: turn, id: id, tool: call.tool, arguments: call.arguments, dropped: machine.dropped[call] ?? [])))
                 }
+                let refused = machine.refused
+                if !refused.isEmpty { record(.repair(.init(turn: turn, message: Self.feedback(refused, summarize: summarize)))) }
                 observe(.toolsStarted(turn: turn, tools: calls.map(\.tool)))
                 let outcomes = await runConcurrently(calls, ids: ids)
                 if stopsAfterToolCalls, !calls.allSatisfy({ $0.tool == searchTool }) {
                     action = .finish(Self.content(of: outcomes), turns: turn)
                     continue
                 }
-                let feedback = HistoryEntry(outcomes, response: response, summarize: summarize)
+                let feedback = HistoryEntry(outcomes + refused, response: response, summarize: summarize)
                 messages.append(feedback)
                 run.messages.append(feedback)
                 action = machine.toolsFinished(outcomes)
@@ -160,12 +190,20 @@ struct AgentLoop: Sendable {
     func generate(_ request: ModelRequest, turn: Int) async throws -> (ModelResponse, RepetitionDetector.Loop?) {
         let started = monotonicSeconds()
         var detector = RepetitionDetector()
+        var watcher = ChainSalvage.RepeatWatcher()
         var text = ""
         for try await event in model.generate(request) {
             switch event {
             case .text(let delta):
                 observe(.text(turn: turn, delta))
                 text += delta
+                if watcher.append(delta) {
+                    // The chain started a link after repeating a call: stop, its calls are kept.
+                    let stopped = ModelResponse(
+                        text: text, modelID: model.id, usage: nil, timings: ModelTimings(total: monotonicSeconds() - started),
+                        finishReason: "repeated call")
+                    return (stopped, nil)
+                }
                 if let loop = detector.append(delta) {
                     // Leaving the loop cancels the stream, and with it the request.
                     let stopped = ModelResponse(
@@ -180,13 +218,24 @@ struct AgentLoop: Sendable {
         throw ModelError.protocolViolation(model: model.id, message: "the stream ended without a final record")
     }
 
+    /// The share of a call in the model's probability of a call or the answer, at the start of
+    /// the next turn (`ToolDecision`); nil when the model cannot tell (or failed to).
+    func callProbability(_ messages: [HistoryEntry]) async -> Double? {
+        let keys = StepSchema.keys
+        guard let candidates = try? await model.nextTokenProbabilities(for: read(messages), continuing: "{\"", count: 20) else { return nil }
+        return ToolDecision.callProbability(candidates, callKey: keys.call, answerKey: keys.final)
+    }
+
     /// Records a model turn in the transcript and the trace.
-    func recordTurn(_ turn: Int, _ reply: ModelResponse, parsed: GeneratedContent?) {
-        record(.modelTurn(.init(
+    func recordTurn(_ turn: Int, _ reply: ModelResponse, parsed: GeneratedContent?, decision: (callProbability: Double, committed: Bool)? = nil) {
+        var entry = Transcript.ModelTurn(
             turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
             cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: reply.timings.total * 1000,
             finishReason: reply.finishReason, serverPromptMs: reply.timings.serverPromptSeconds.map { $0 * 1000 },
-            serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })))
+            serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })
+        entry.callProbability = decision.map { ($0.callProbability * 1000).rounded() / 1000 }
+        entry.committedToCall = decision?.committed
+        record(.modelTurn(entry))
         guard let trace else { return }
         let end = trace.now()
         trace.span("inference \(turn)", category: "model", track: "model", start: end - reply.timings.total * 1_000_000, end: end,

@@ -88,6 +88,15 @@ struct StepSchema: Sendable {
         return embedding.adding(to: branches.count == 1 ? branches[0] : ["anyOf": .array(branches)])
     }
 
+    /// A turn that makes `calls`, chained as the model writes them.
+    static func chain(_ calls: [ToolCallRequest]) -> GeneratedContent {
+        calls.reversed().reduce(GeneratedContent?.none) { next, call in
+            var link: JSONObject = [keys.call: .string(call.tool), keys.arguments: call.arguments]
+            if let next { link[keys.next] = next }
+            return .object(link)
+        } ?? [:]
+    }
+
     /// One of `calls`.
     private static func anyOf(_ calls: [GeneratedContent]) -> GeneratedContent {
         calls.count == 1 ? calls[0] : ["anyOf": .array(calls)]

@@ -76,6 +76,13 @@ public final class LanguageModelSession: Sendable {
         /// When the model sees a `searchTools` tool instead of the list of tools (default: more
         /// than 16 tools, or more than 2,000 tokens of their descriptions).
         public var toolSearch = ToolSearch.automatic
+        /// How a response's first decision between calling a tool and answering is made: from the
+        /// model's probabilities where the backend gives them (llama.cpp), a call when its share
+        /// reaches the threshold — 0.2 for read-only tools, the model's own choice for tools with
+        /// side effects (`ToolDecision`, docs/TOOL-CALLING.md). The environment variable
+        /// `TRAILHEAD_READ_ONLY_CALL_THRESHOLD` (a number, or `off`) overrides the read-only
+        /// threshold, for experiments. `.modelsChoice` leaves every decision to the model.
+        public var toolDecision = ToolDecision.fromEnvironment()
 
         public init() {}
     }
@@ -260,7 +267,8 @@ public final class LanguageModelSession: Sendable {
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
             nextCallID: { self.nextCallID() }, maximumTextTokens: configuration.maximumTextTokens,
             stopsAfterToolCalls: configuration.stopsAfterToolCalls, historyTransform: configuration.historyTransform ?? .identity,
-            response: state.withLock { ($0.conversation.last?.response ?? 0) + 1 }, searchTool: search?.name)
+            response: state.withLock { ($0.conversation.last?.response ?? 0) + 1 }, searchTool: search?.name,
+            toolDecision: configuration.toolDecision)
         var stateMachine = machine
         var prefetch = prefetch
         if let search, configuration.toolSearch.searchesPrompt {
@@ -292,10 +300,23 @@ public final class LanguageModelSession: Sendable {
         case .failed(let message):
             if let error = run.modelError { throw GenerationError.modelFailed(error) }
             if let failure = run.groundingFailure { throw GenerationError.ungrounded(failure) }
-            throw GenerationError.failed(message)
+            throw GenerationError.failed(message + Self.callsMade(state.withLock { $0.transcript.entries[start...] }))
         case .cancelled:
             throw CancellationError()
         }
+    }
+
+    /// The calls a failed response made, for its error: they ran (and stay in the transcript)
+    /// even though the response has no answer.
+    static func callsMade(_ entries: ArraySlice<Transcript.Entry>) -> String {
+        var outputs: [String: Transcript.ToolOutput] = [:]
+        for case .toolOutput(let output) in entries { outputs[output.id] = output }
+        let calls = entries.compactMap { entry -> String? in
+            guard case .toolCall(let call) = entry else { return nil }
+            let outcome = outputs[call.id].map { $0.error.map { "failed: \($0)" } ?? "answered" } ?? "no output"
+            return "\(call.tool) \(call.arguments.jsonString) (\(outcome))"
+        }
+        return calls.isEmpty ? "" : "; calls made before the failure: " + calls.joined(separator: "; ")
     }
 
     private func makeMachine(
@@ -323,7 +344,7 @@ public final class LanguageModelSession: Sendable {
         do { guardrail = try grounding.makeGuard(tools: tools, answer: schema) } catch { throw .setup(error) }
         return AgentStateMachine(
             tools: (search.map { [$0] } ?? []).map { AgentStateMachine.ToolSchema(name: $0.name, arguments: $0.parameters) }
-                + toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters) },
+                + toolNames.map { AgentStateMachine.ToolSchema(name: $0, arguments: tools[$0]!.parameters, isReadOnly: tools[$0]!.isReadOnly) },
             outputSchema: schema?.json ?? String.generationSchema.json, grounding: guardrail, limits: configuration.limits,
             mode: mode, extraFinalCheck: configuration.checkAnswer, exampleCopies: examples, searchTool: search?.name)
     }

@@ -23,6 +23,8 @@ public struct PluginTool: Tool {
     public var parameters: GenerationSchema { manifest.arguments }
     public var outputSchema: GenerationSchema? { manifest.output }
     public var needsApproval: Bool { manifest.needsApproval }
+    /// The manifest's `readOnly` annotation.
+    public var isReadOnly: Bool { manifest.annotations["readOnly"] == true }
 
     public func call(arguments: GeneratedContent) async throws -> GeneratedContent {
         do { return try await registry.call(name, arguments: arguments) } catch {

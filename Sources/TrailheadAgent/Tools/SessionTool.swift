@@ -9,16 +9,19 @@ struct SessionTool: Sendable {
     var outputSchema: GenerationSchema?
     var includesSchemaInInstructions: Bool
     var needsApproval: Bool
+    var isReadOnly: Bool
     /// Runs one call whose arguments already passed `parameters`.
     var run: @Sendable (GeneratedContent) async -> ToolRun
 
     init<T: Tool>(_ tool: T) {
         name = tool.name
         description = tool.description
-        parameters = tool.parameters
+        // Closed: keys exactly the declared parameters, in the grammar and in validation.
+        parameters = ClosedArguments.close(tool.parameters)
         outputSchema = tool.outputSchema
         includesSchemaInInstructions = tool.includesSchemaInInstructions
         needsApproval = tool.needsApproval
+        isReadOnly = tool.isReadOnly
         run = { arguments in
             do {
                 let typed = try T.Arguments(arguments)

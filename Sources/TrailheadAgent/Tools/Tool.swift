@@ -38,6 +38,10 @@ public protocol Tool<Arguments, Output>: Sendable {
     /// Whether each call waits for the user's approval (`LanguageModelSession.Configuration.approve`);
     /// a call that is not approved is a tool error the model reads. Default false.
     var needsApproval: Bool { get }
+    /// Whether a call only reads (looks something up, changes nothing). The session commits a
+    /// response's first turn to a call of read-only tools more readily (`ToolDecision`): a call
+    /// costs a lookup, an answer without it invents facts. Default false.
+    var isReadOnly: Bool { get }
 
     func call(arguments: Arguments) async throws -> Output
 }
@@ -49,6 +53,7 @@ extension Tool {
     public var outputSchema: GenerationSchema? { nil }
     public var includesSchemaInInstructions: Bool { false }
     public var needsApproval: Bool { false }
+    public var isReadOnly: Bool { false }
 }
 
 extension Tool where Output: Generable {

@@ -67,6 +67,10 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         /// The server's own time reading the prompt and decoding (llama.cpp's timings), when it says.
         public var serverPromptMs: Double?
         public var serverDecodeMs: Double?
+        /// At a response's first decision, the share of a call in the model's probability of a call
+        /// or the answer (`ToolDecision`), and whether the session committed this turn to a call.
+        public var callProbability: Double?
+        public var committedToCall: Bool?
 
         public init(
             turn: Int, text: String, parsed: GeneratedContent?, model: String, tokensIn: Int?, cachedTokensIn: Int? = nil,
@@ -99,14 +103,19 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var arguments: GeneratedContent
         public var prefetched: Bool?
 
+        /// Optional arguments the model filled with a placeholder ("None", "unknown"…), left out
+        /// of the call (`PlaceholderArguments`), each as `name: value`.
+        public var dropped: [String]?
+
         /// (Only calls whose arguments passed their schema are made and recorded: the others go
         /// back to the model as a repair.)
-        public init(turn: Int, id: String, tool: String, arguments: GeneratedContent, prefetched: Bool = false) {
+        public init(turn: Int, id: String, tool: String, arguments: GeneratedContent, prefetched: Bool = false, dropped: [String] = []) {
             self.turn = turn
             self.id = id
             self.tool = tool
             self.arguments = arguments
             self.prefetched = prefetched ? true : nil
+            self.dropped = dropped.isEmpty ? nil : dropped
         }
     }
 

@@ -33,6 +33,12 @@ public protocol LanguageModel: Sendable {
     /// Streams the answer to `request`: text deltas, then exactly one `.completed` record.
     /// Cancelling the consuming task cancels the underlying request.
     func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error>
+
+    /// The `count` most likely next tokens once the assistant's answer to `messages` has begun
+    /// with `prefix`, unconstrained, or `nil` when the backend cannot tell (llama.cpp can). The
+    /// agent loop reads its first decision — call a tool or answer — from these
+    /// (`ToolDecision`) rather than from the one greedy token.
+    func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]?
 }
 
 // MARK: - Default implementations
@@ -45,6 +51,10 @@ extension LanguageModel {
     public var contextSize: Int? { get async { nil } }
 
     public func tokenCount(for messages: [ChatMessage]) async throws -> Int { TokenEstimate(messages).tokens }
+
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        nil
+    }
 
     /// Runs `request` to the end and returns the final record.
     public func respond(to request: ModelRequest) async throws -> ModelResponse {

@@ -97,6 +97,13 @@ public struct HybridModel: LanguageModel {
         return TokenEstimate(messages).tokens
     }
 
+    /// The preferred model's, when it is available (the one that would answer).
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        let (first, _) = ordered
+        guard await first.availability.isAvailable else { return nil }
+        return try await first.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
+    }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let (first, second) = ordered
         let (firstOptions, secondOptions) = prefer == .primary ? (primaryOptions, secondaryOptions) : (secondaryOptions, primaryOptions)

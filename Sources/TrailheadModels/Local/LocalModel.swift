@@ -70,6 +70,14 @@ public final class LocalModel: LanguageModel, Sendable {
         try await manager.ensureRunning().tokenCount(for: messages)
     }
 
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        await gate.acquire()
+        defer { gate.release() }
+        let backend = try await manager.ensureRunning()
+        IdleWatchdog.touch(configuration.stampPath)
+        return try await backend.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
+    }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         .producing { continuation in
             await self.gate.acquire()

@@ -114,6 +114,43 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         return tokens.count
     }
 
+    /// On llama.cpp: the messages rendered by the model's template (`/apply-template`), `prefix`
+    /// appended, and one token asked of `/completion` with `n_probs` — the probabilities of the
+    /// model's own distribution before any sampling or grammar. `nil` on other servers.
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        guard await serverIsLlamaCpp() else { return nil }
+        let rendered = try await fetchJSON(
+            configuration.endpoint.serverRoot.appendingPathComponent("apply-template"),
+            body: ["messages": .array(messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] })])
+        guard let prompt = rendered["prompt"]?.stringValue else {
+            throw ModelError.protocolViolation(model: id, message: "/apply-template answered without 'prompt'")
+        }
+        let answer = try await fetchJSON(
+            configuration.endpoint.serverRoot.appendingPathComponent("completion"),
+            body: [
+                "prompt": .string(prompt + prefix), "n_predict": 1, "n_probs": .number(Double(max(1, count))), "temperature": 0,
+                "cache_prompt": true,
+            ])
+        guard let probabilities = Self.topProbabilities(in: answer) else {
+            throw ModelError.protocolViolation(model: id, message: "/completion answered without 'completion_probabilities'")
+        }
+        return probabilities
+    }
+
+    /// The first token's candidates in a `/completion` answer, in any of llama.cpp's spellings:
+    /// `top_logprobs` (`logprob`), `top_probs` (`prob`), or the older `probs` (`tok_str`, `prob`).
+    static func topProbabilities(in answer: GeneratedContent) -> [TokenProbability]? {
+        guard let first = answer["completion_probabilities"]?.arrayValue?.first else { return nil }
+        let candidates = first["top_logprobs"]?.arrayValue ?? first["top_probs"]?.arrayValue ?? first["probs"]?.arrayValue
+        guard let candidates else { return nil }
+        return candidates.compactMap { candidate in
+            guard let token = candidate["token"]?.stringValue ?? candidate["tok_str"]?.stringValue else { return nil }
+            if let probability = candidate["prob"]?.doubleValue { return TokenProbability(token: token, probability: probability) }
+            if let logprob = candidate["logprob"]?.doubleValue { return TokenProbability(token: token, probability: exp(logprob)) }
+            return nil
+        }
+    }
+
     // MARK: - Generation
 
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {

@@ -21,6 +21,8 @@ public final class ScriptedModel: LanguageModel, Sendable {
     private let delays: [Double]
     private let chunkSize: Int
     private let next = Locked(0)
+    /// What `nextTokenProbabilities` answers, every time (`nil`: it cannot tell, as most backends).
+    public let scriptedProbabilities: [TokenProbability]?
 
     /// Loads `path`; a line that is not JSON or has no output is an error naming the line.
     public convenience init(path: String, chunkSize: Int = 8) throws(ModelError) {
@@ -55,8 +57,12 @@ public final class ScriptedModel: LanguageModel, Sendable {
     }
 
     /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given).
-    public init(outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], contextSize: Int? = nil) {
+    public init(
+        outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], contextSize: Int? = nil,
+        nextTokenProbabilities: [TokenProbability]? = nil
+    ) {
         self.outputs = outputs
+        self.scriptedProbabilities = nextTokenProbabilities
         self.scriptedContextSize = contextSize
         self.delays = outputs.indices.map { $0 < delaysMs.count ? delaysMs[$0] : 0 }
         self.path = path
@@ -71,7 +77,11 @@ public final class ScriptedModel: LanguageModel, Sendable {
     public func skipping(_ count: Int) -> ScriptedModel {
         ScriptedModel(
             outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)),
-            contextSize: scriptedContextSize)
+            contextSize: scriptedContextSize, nextTokenProbabilities: scriptedProbabilities)
+    }
+
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        scriptedProbabilities.map { Array($0.prefix(count)) }
     }
 
     /// How many outputs have been replayed.

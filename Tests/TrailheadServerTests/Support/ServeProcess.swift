@@ -75,7 +75,13 @@ final class ServeProcess {
         let result = Locked<(Int, Data)?>(nil)
         let failure = Locked<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
+        // The session's own limits too: on Linux its 60 s default cuts a longer request's timeout.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: request) { data, response, error in
             if let error { failure.set(error) } else { result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())) }
             done.signal()
         }.resume()

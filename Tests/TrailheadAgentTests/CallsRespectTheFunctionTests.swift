@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+import Trailhead
+import TrailheadModels
+
+@testable import TrailheadAgent
+
+/// Calls that respect the function, with scripted models: argument objects closed by default,
+/// placeholders of optional parameters left out, a chain that cannot hold the same call twice,
+/// calls kept when a later part of the turn fails, and the first decision read from the model's
+/// probabilities (`ToolDecision`).
+@Suite struct CallsRespectTheFunctionTests {
+    typealias RecordingModel = LanguageModelSessionTests.RecordingModel
+    let keys = StepSchema.keys
+
+    /// A tool whose schema comes as JSON, as a plugin's or another framework's function does:
+    /// `additionalProperties` unsaid unless given. Remembers the arguments it was called with.
+    final class Lookup: Tool, @unchecked Sendable {
+        typealias Arguments = GeneratedContent
+        let name = "lookup"
+        let description = "Looks people up."
+        let schema: GeneratedContent
+        let readOnly: Bool
+        private let lock = NSLock()
+        private var storage: [GeneratedContent] = []
+        var calls: [GeneratedContent] { lock.withLock { storage } }
+
+        init(additionalProperties: GeneratedContent? = nil, readOnly: Bool = true) {
+            var schema: JSONObject = [
+                "type": "object",
+                "properties": ["query": ["type": "string"], "group": ["type": "string"]],
+                "required": ["query"],
+            ]
+            if let additionalProperties { schema["additionalProperties"] = additionalProperties }
+            self.schema = .object(schema)
+            self.readOnly = readOnly
+        }
+        var parameters: GenerationSchema { try! GenerationSchema(json: schema) }
+        var isReadOnly: Bool { readOnly }
+        func call(arguments: GeneratedContent) async throws -> String {
+            lock.withLock { storage.append(arguments) }
+            return "found \(arguments["query"]?.stringValue ?? "")"
+        }
+    }
+
+    func call(_ arguments: String) -> String { #"{"\#(keys.call)":"lookup","\#(keys.arguments)":\#(arguments)}"# }
+    func answer(_ text: String) -> String { #"{"\#(keys.final)":"\#(text)"}"# }
+
+    /// The arguments schema of `lookup` in a step schema the model was sent.
+    func lookupArguments(_ request: ModelRequest) -> GeneratedContent? {
+        let schema = request.schema!.json
+        return schema["$defs"]?["tool.lookup"] ?? findCall(schema, in: schema)
+    }
+
+    private func findCall(_ branch: GeneratedContent, in schema: GeneratedContent) -> GeneratedContent? {
+        if let reference = branch["$ref"]?.stringValue, let name = reference.split(separator: "/").last {
+            return findCall(schema["$defs"]![String(name)]!, in: schema)
+        }
+        if let branches = branch["anyOf"]?.arrayValue { return branches.lazy.compactMap { findCall($0, in: schema) }.first }
+        return branch["properties"]?[keys.arguments]
+    }
+
+    func repairs(_ session: LanguageModelSession) -> [String] {
+        session.transcript.entries.compactMap { if case .repair(let repair) = $0 { repair.message } else { nil } }
+    }
+
+    func toolCalls(_ session: LanguageModelSession) -> [Transcript.ToolCall] {
+        session.transcript.entries.compactMap { if case .toolCall(let call) = $0 { call } else { nil } }
+    }
+
+    // MARK: - Closed argument objects
+
+    @Test func anUndeclaredKeyIsOutsideTheGrammarAndRefusedByValidation() async throws {
+        let tool = Lookup()
+        let model = RecordingModel([call(#"{"query":"Ana","query ":"x"}"#), call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        let response = try await session.respond(to: "Where does Ana live?")
+        #expect(response.content == "Ana lives in LA.")
+        // The grammar: the arguments object the model was sent is closed.
+        #expect(lookupArguments(model.requests[0])?["additionalProperties"] == false)
+        #expect(session.parameters(ofTool: "lookup")?.json["additionalProperties"] == false)
+        // Validation: the call with the stray key was not made; the model was told why.
+        #expect(tool.calls == [["query": "Ana"]])
+        #expect(repairs(session).count == 1)
+        #expect(repairs(session).first?.contains("query ") == true)
+    }
+
+    @Test func anExplicitAdditionalPropertiesSchemaIsHonoured() async throws {
+        let tool = Lookup(additionalProperties: ["type": "string"])
+        let model = RecordingModel([call(#"{"query":"Ana","city":"Los Angeles"}"#), answer("Done.")])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        _ = try await session.respond(to: "Find Ana in Los Angeles")
+        #expect(lookupArguments(model.requests[0])?["additionalProperties"] == ["type": "string"])
+        #expect(tool.calls == [["query": "Ana", "city": "Los Angeles"]])
+    }
+
+    @Test func closingReachesNestedObjectsAndLeavesFreeFormMapsOpen() {
+        let schema: GeneratedContent = [
+            "type": "object",
+            "properties": [
+                "filter": ["type": "object", "properties": ["city": ["type": "string"]]],
+                "tags": ["type": "array", "items": ["type": "object", "properties": ["key": ["type": "string"]]]],
+                "extra": ["type": "object"],
+            ],
+        ]
+        let closed = ClosedArguments.close(schema)
+        #expect(closed["additionalProperties"] == false)
+        #expect(closed["properties"]?["filter"]?["additionalProperties"] == false)
+        #expect(closed["properties"]?["tags"]?["items"]?["additionalProperties"] == false)
+        #expect(closed["properties"]?["extra"]?["additionalProperties"] == nil)
+    }
+
+    // MARK: - Placeholders
+
+    @Test func aPlaceholderInAnOptionalParameterIsDroppedAndSaid() async throws {
+        let tool = Lookup()
+        let model = RecordingModel([call(#"{"query":"Ben","group":"None"}"#), answer("Ben is in San Diego.")])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        _ = try await session.respond(to: "Where does Ben live?")
+        #expect(tool.calls == [["query": "Ben"]])
+        #expect(toolCalls(session).first?.dropped == [#"group: "None""#])
+    }
+
+    @Test func placeholdersAreOnlyDroppedFromOptionalParametersThatDoNotListThem() {
+        let schema: GeneratedContent = [
+            "type": "object",
+            "properties": ["query": ["type": "string"], "kind": ["type": "string", "enum": ["any", "cafe"]], "group": ["type": "string"]],
+            "required": ["query"],
+        ]
+        let (arguments, dropped) = PlaceholderArguments.drop(
+            from: ["query": "none", "kind": "any", "group": " N/A "], schema: schema)
+        #expect(arguments == ["query": "none", "kind": "any"])
+        #expect(dropped == [#"group: " N/A ""#])
+        for value in ["None", "null", "", "unknown", "Any"] {
+            #expect(PlaceholderArguments.drop(from: ["query": "x", "group": .string(value)], schema: schema).arguments == ["query": "x"])
+        }
+        #expect(PlaceholderArguments.drop(from: ["query": "x", "group": "friends"], schema: schema).dropped.isEmpty)
+    }
+
+    // MARK: - Chains
+
+    /// `calls` chained in one turn, as the step schema has them.
+    func chain(_ calls: [String]) -> String {
+        calls.reversed().reduce("") { next, call in next.isEmpty ? call : String(call.dropLast()) + #","\#(keys.next)":"# + next + "}" }
+    }
+
+    @Test func aChainCannotHoldTheSameCallTwice() async throws {
+        let tool = Lookup()
+        // The model starts the same call over and over: the turn stops at the first repeat.
+        let link = call(#"{"query":"Ana"}"#)
+        let runaway = String(chain(Array(repeating: link, count: 6)).dropLast(3))
+        let model = RecordingModel([runaway, answer("Ana lives in LA.")])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        let response = try await session.respond(to: "Where does Ana live?")
+        #expect(response.content == "Ana lives in LA.")
+        #expect(tool.calls == [["query": "Ana"]])
+        // What the model reads it said is the chain it made, once each.
+        #expect(model.requests[1].messages.contains(.assistant(#"{"name":"lookup","arguments":{"query":"Ana"}}"#)))
+    }
+
+    @Test func theWatcherStopsAtTheFirstRepeatedLink() {
+        var watcher = ChainSalvage.RepeatWatcher()
+        let text = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#), call(#"{"query":"Ana"}"#), call(#"{"query":"Eve"}"#)])
+        var stoppedAt: Int?
+        for (index, character) in text.enumerated() where watcher.append(String(character)) {
+            stoppedAt = index
+            break
+        }
+        let stopped = try! #require(stoppedAt)
+        #expect(ChainSalvage.completeLinks(in: String(text.prefix(stopped + 1))).map { $0.arguments["query"] } == ["Ana", "Ben"])
+    }
+
+    @Test func aFailedLaterLinkKeepsTheEarlierCalls() async throws {
+        let tool = Lookup()
+        let model = RecordingModel([
+            chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben","phone":true}"#)]),
+            answer("Ana lives in LA."),
+        ])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        let response = try await session.respond(to: "Where do Ana and Ben live?")
+        #expect(response.content == "Ana lives in LA.")
+        #expect(tool.calls == [["query": "Ana"]])
+        // The model read the result of the first and why the second was not called.
+        let feedback = model.requests[1].messages.last?.content ?? ""
+        #expect(feedback.contains("found Ana"))
+        #expect(feedback.contains("not called"))
+    }
+
+    @Test func aTurnCutInALaterLinkKeepsTheFinishedLinks() async throws {
+        let tool = Lookup()
+        let cut = String(chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben and then a very long"}"#)]).dropLast(20))
+        let model = RecordingModel([cut, answer("Ana lives in LA.")])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        _ = try await session.respond(to: "Where does Ana live?")
+        #expect(tool.calls == [["query": "Ana"]])
+    }
+
+    @Test func aFailedResponseReportsTheCallsItMade() async throws {
+        let tool = Lookup()
+        let model = RecordingModel([call(#"{"query":"Ana"}"#), "not json", "not json", "not json", "not json"])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        do {
+            _ = try await session.respond(to: "Where does Ana live?")
+            Issue.record("the response should have failed")
+        } catch {
+            #expect("\(error)".contains(#"calls made before the failure: lookup {"query":"Ana"} (answered)"#))
+        }
+    }
+
+    // MARK: - The first decision
+
+    @Test func theDecisionRuleAddsUpEachKeysProbability() {
+        let candidates = [
+            TokenProbability(token: "answer", probability: 0.6), TokenProbability(token: "name", probability: 0.25),
+            TokenProbability(token: "n", probability: 0.05), TokenProbability(token: "arguments", probability: 0.1),
+        ]
+        let probability = try! #require(ToolDecision.callProbability(candidates, callKey: "name", answerKey: "answer"))
+        #expect(abs(probability - 0.3 / 0.9) < 1e-9)
+        let standard = ToolDecision.standard
+        // Read-only tools: a call from 0.2 on.
+        #expect(standard.decide(callProbability: probability, offered: ["a"], readOnly: ["a"]) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.19, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
+        // A tool with side effects: the model's own choice.
+        #expect(standard.decide(callProbability: 0.9, offered: ["w"], readOnly: []) == .modelsChoice)
+        #expect(!standard.mayCommit(offered: ["w"], readOnly: []))
+        // Both: an unlikely call goes to the read-only tools alone; a likely one is the model's.
+        #expect(standard.decide(callProbability: 0.3, offered: ["a", "w"], readOnly: ["a"]) == .call(only: ["a"]))
+        #expect(standard.decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .modelsChoice)
+        #expect(ToolDecision(readOnlyThreshold: 0.2, threshold: 0.6).decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .call(only: nil))
+        #expect(ToolDecision.modelsChoice.decide(callProbability: 0.99, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
+        #expect(ToolDecision.callProbability([TokenProbability(token: "x", probability: 1)], callKey: "name", answerKey: "answer") == nil)
+        #expect(ToolDecision.standard.threshold(allReadOnly: true) == 0.2)
+        #expect(ToolDecision.standard.threshold(allReadOnly: false) == nil)
+        #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "0.5"]).readOnlyThreshold == 0.5)
+        #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "off"]).readOnlyThreshold == nil)
+        #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "7"]) == .standard)
+    }
+
+    func offersAnswer(_ request: ModelRequest) -> Bool { request.schema!.json.jsonString.contains(#""\#(keys.final)""#) }
+
+    @Test func aLikelyEnoughCallOfAReadOnlyToolIsCommittedTo() async throws {
+        let probabilities = [TokenProbability(token: "answer", probability: 0.7), TokenProbability(token: "name", probability: 0.3)]
+        let model = RecordingModel([call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")], nextTokenProbabilities: probabilities)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true)])
+        session.configuration.toolDecision = .standard
+        _ = try await session.respond(to: "Where does Ana live?")
+        #expect(!offersAnswer(model.requests[0]), "committed to a call: the first turn offers no answer")
+        #expect(offersAnswer(model.requests[1]))
+        let turn = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }.first
+        #expect(turn?.callProbability == 0.3)
+        #expect(turn?.committedToCall == true)
+    }
+
+    /// A tool with side effects, beside a read-only one.
+    struct AddContact: Tool {
+        let name = "addContact"
+        let description = "Adds a person to the address book."
+        struct Arguments: Generable {
+            var name: String
+            static let generationSchema = SchemaBuilder.object(properties: ["name": .string()]).declaredSchema
+        }
+        func call(arguments: Arguments) async throws -> String { "added" }
+    }
+
+    @Test func withAToolWithSideEffectsBesideAnUnlikelyCallGoesToTheReadOnlyToolsAlone() async throws {
+        let probabilities = [TokenProbability(token: "answer", probability: 0.7), TokenProbability(token: "name", probability: 0.3)]
+        let model = RecordingModel([call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")], nextTokenProbabilities: probabilities)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true), AddContact()])
+        session.configuration.toolDecision = .standard
+        _ = try await session.respond(to: "Where does Ana live?")
+        let first = model.requests[0].schema!.json.jsonString
+        #expect(!offersAnswer(model.requests[0]))
+        #expect(first.contains(#""lookup""#) && !first.contains(#""addContact""#))
+        #expect(model.requests[1].schema!.json.jsonString.contains(#""addContact""#), "after the call, every tool again")
+    }
+
+    @Test func anUnlikelyCallOrAToolWithSideEffectsKeepsTheModelsChoice() async throws {
+        let unlikely = [TokenProbability(token: "answer", probability: 0.9), TokenProbability(token: "name", probability: 0.1)]
+        let model = RecordingModel([answer("Bonjour.")], nextTokenProbabilities: unlikely)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true)])
+        session.configuration.toolDecision = .standard
+        _ = try await session.respond(to: "Translate 'hello' into French")
+        #expect(offersAnswer(model.requests[0]))
+
+        let likely = [TokenProbability(token: "answer", probability: 0.5), TokenProbability(token: "name", probability: 0.5)]
+        let writes = RecordingModel([answer("Not now.")], nextTokenProbabilities: likely)
+        let other = LanguageModelSession(model: writes, tools: [Lookup(readOnly: false)])
+        other.configuration.toolDecision = .standard
+        _ = try await other.respond(to: "Add Ana")
+        #expect(offersAnswer(writes.requests[0]), "a tool with side effects: the model's own choice")
+    }
+}

@@ -7,8 +7,8 @@ import TrailheadSchema
 /// `"directed_by"`, a key that swallowed the next call's text) and validation accepted them. OpenAI's
 /// strict mode closes every object for this reason; so does the session, by default, for the
 /// grammar and for validation alike. An object that says `additionalProperties` (a schema, or
-/// `true`) keeps what it says, and an object that declares no properties at all (a free-form
-/// map) stays open.
+/// `true`) keeps what it says, and an object without `properties` (a free-form map) stays open;
+/// one that lists none (`"properties": {}`, a function without parameters) takes none.
 enum ClosedArguments {
     static func close(_ schema: GeneratedContent) -> GeneratedContent {
         guard case .object(var object) = schema else {
@@ -18,7 +18,7 @@ enum ClosedArguments {
         if case .object(var properties)? = object["properties"] {
             for (name, property) in properties { properties[name] = close(property) }
             object["properties"] = .object(properties)
-            if object["additionalProperties"] == nil, object["patternProperties"] == nil, !properties.isEmpty {
+            if object["additionalProperties"] == nil, object["patternProperties"] == nil {
                 object["additionalProperties"] = false
             }
         }

@@ -42,37 +42,14 @@ struct ClientTools: Sendable {
                 throw InvalidRequest("'\(spec.name)' is offered twice", param: "\(param)[\(index)].\(nameParam)")
             }
             let schema: GenerationSchema
-            do { schema = try GenerationSchema(json: Self.closed(spec.parameters ?? ["type": "object", "properties": [:]])) } catch {
+            // The session closes every object that lists its properties (`ClosedArguments`), as
+            // OpenAI's strict mode does; the arguments still validate against the client's schema.
+            do { schema = try GenerationSchema(json: spec.parameters ?? ["type": "object", "properties": [:]]) } catch {
                 throw InvalidRequest("\(error)", param: "\(param)[\(index)].\(parametersParam)")
             }
             tools.append(ClientTool(name: spec.name, description: spec.description ?? "", parameters: schema))
         }
         self.init(tools: tools, parallelCalls: parallelCalls ?? true)
-    }
-
-    /// `schema` with each object that lists its properties and says nothing of others closed
-    /// (`additionalProperties: false`), as OpenAI's strict mode does: JSON Schema allows any other
-    /// member by default, and a small model under such a grammar invents members until it loops
-    /// (SmolLM2 added "time" to get_weather's arguments, again and again). The arguments still
-    /// validate against the client's own schema.
-    static func closed(_ schema: GeneratedContent) -> GeneratedContent {
-        switch schema {
-        case .object(var object):
-            for (key, value) in object where key != "properties" && key != "enum" && key != "const" && key != "default" && key != "examples" {
-                object[key] = closed(value)
-            }
-            if let properties = object["properties"]?.objectValue {
-                var closedProperties = properties
-                for (name, value) in properties { closedProperties[name] = closed(value) }
-                object["properties"] = .object(closedProperties)
-                if object["additionalProperties"] == nil, object["patternProperties"] == nil { object["additionalProperties"] = false }
-            }
-            return .object(object)
-        case .array(let items):
-            return .array(items.map(closed))
-        default:
-            return schema
-        }
     }
 
     init(tools: [ClientTool], parallelCalls: Bool) {

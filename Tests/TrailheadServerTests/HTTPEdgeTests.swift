@@ -25,34 +25,9 @@ final class HTTPEdgeTests: XCTestCase {
         return (server, handled)
     }
 
-    /// Sends `bytes` on a new connection and reads until the server closes it or has sent one
-    /// whole response (by its Content-Length), or `seconds` pass.
+    /// What came back for `bytes` on a new connection (`RawHTTP.exchange`), as text.
     private func raw(_ port: Int, _ bytes: String, seconds: Double = 20) throws -> String {
-        let fd = try LoopbackSocket.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
-        try? LoopbackSocket.send(fd, Array(bytes.utf8))
-        var received: [UInt8] = []
-        let deadline = monotonicSeconds() + seconds
-        while monotonicSeconds() < deadline {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 100) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { break }
-            received += chunk[..<n]
-            let text = String(decoding: received, as: UTF8.self)
-            if let end = text.range(of: "\r\n\r\n"), let length = Self.contentLength(text[..<end.lowerBound]),
-                text.utf8.count - text[..<end.upperBound].utf8.count >= length
-            {
-                break
-            }
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
-
-    private static func contentLength(_ head: Substring) -> Int? {
-        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+        try RawHTTP.exchange(Array(bytes.utf8), port: port, seconds: seconds).text
     }
 
     private static func status(_ response: String) -> Int { response.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0 }

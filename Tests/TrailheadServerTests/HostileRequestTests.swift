@@ -75,8 +75,7 @@ final class HostileRequestTests: XCTestCase {
 
         // All at once: what libmicrohttpd cannot frame it holds until its 60 s connection timeout,
         // and the server must serve /health while those connections wait.
-        typealias Answer = (status: Int?, body: ArraySlice<UInt8>, text: String)
-        let results = Locked<[Int: (answer: Answer, seconds: Double, serving: Answer)]>([:])
+        let results = Locked<[Int: (answer: RawHTTP.Answer, seconds: Double, serving: RawHTTP.Answer)]>([:])
         let failures = Locked<[String]>([])
         let port = serve.port
         let group = DispatchGroup()
@@ -129,40 +128,10 @@ final class HostileRequestTests: XCTestCase {
 
     private func request(_ head: String) -> [UInt8] { Self.request(head) }
 
-    /// Sends `bytes` on a new connection and reads until the server closes it or the first
-    /// response is complete; `status` nil when the connection closed with no answer.
-    static func exchange(_ bytes: [UInt8], port: Int, halfClose: Bool = false, deadline seconds: Double = 30) throws -> (status: Int?, body: ArraySlice<UInt8>, text: String) {
-        let fd = try LoopbackSocket.connect(host: "127.0.0.1", port: port)
-        defer { close(fd) }
-        try? LoopbackSocket.send(fd, bytes)
-        if halfClose { _ = shutdown(fd, Int32(SHUT_WR)) }  // nothing more comes: a truncated message ends here
-        let deadline = monotonicSeconds() + seconds
-        var received: [UInt8] = []
-        while monotonicSeconds() < deadline {
-            if let complete = complete(received) { return complete }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 200) >= 0 else { break }
-            guard pfd.revents != 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { break }
-            received += chunk[0..<n]
-        }
-        if let complete = complete(received) { return complete }
-        guard !received.isEmpty else { return (nil, [], "") }
-        throw HTTPError(.malformed, "an incomplete answer: \(String(decoding: received.prefix(300), as: UTF8.self))")
-    }
-
-    /// The status and body of the first response in `bytes`, once its Content-Length of body arrived.
-    private static func complete(_ bytes: [UInt8]) -> (status: Int?, body: ArraySlice<UInt8>, text: String)? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let end = text.range(of: "\r\n\r\n") else { return nil }
-        let head = text[..<end.lowerBound]
-        let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-        let bodyStart = text.utf8.distance(from: text.startIndex, to: end.upperBound)
-        guard bytes.count - bodyStart >= length else { return nil }
-        return (status, bytes[bodyStart..<bodyStart + length], text)
+    /// `RawHTTP.exchange`, refusing an answer that stopped half-way.
+    static func exchange(_ bytes: [UInt8], port: Int, halfClose: Bool = false, deadline seconds: Double = 30) throws -> RawHTTP.Answer {
+        let answer = try RawHTTP.exchange(bytes, port: port, halfClose: halfClose, seconds: seconds)
+        guard answer.isComplete else { throw HTTPError(.malformed, "an incomplete answer: \(answer.text.prefix(300))") }
+        return answer
     }
 }

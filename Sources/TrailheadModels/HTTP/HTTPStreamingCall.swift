@@ -14,23 +14,18 @@ enum HTTPStreamingCall {
 
     /// Starts `request`; errors are `HTTPTransportError`.
     static func start(_ request: HTTPClient.Request, timeouts: Timeouts) -> AsyncThrowingStream<HTTPClient.Event, any Error> {
+        HTTPClient.stream(timed(request, timeouts)) { HTTPTransportError($0, timeouts: timeouts) }
+    }
+
+    /// Sends `request` and collects the whole response (at most 64 MiB); errors are `HTTPTransportError`.
+    static func fetch(_ request: HTTPClient.Request, timeouts: Timeouts) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+        try await HTTPClient.fetch(timed(request, timeouts)) { HTTPTransportError($0, timeouts: timeouts) }
+    }
+
+    private static func timed(_ request: HTTPClient.Request, _ timeouts: Timeouts) -> HTTPClient.Request {
         var request = request
         request.idleSeconds = timeouts.idle
         request.totalSeconds = timeouts.total
-        return HTTPClient.stream(request) { HTTPTransportError($0, timeouts: timeouts) }
-    }
-
-    /// Sends `request` and collects the whole response.
-    static func fetch(_ request: HTTPClient.Request, timeouts: Timeouts) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
-        var status = 0
-        var headers: [String: String] = [:]
-        var body: [UInt8] = []
-        for try await event in start(request, timeouts: timeouts) {
-            switch event {
-            case .head(let s, let h): (status, headers) = (s, h)
-            case .body(let piece): body += piece
-            }
-        }
-        return (status, headers, body)
+        return request
     }
 }

@@ -99,12 +99,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
     /// (`/apply-template`), then `/tokenize`d with its special tokens; `TokenEstimate` elsewhere.
     public func tokenCount(for messages: [ChatMessage]) async throws -> Int {
         guard await serverIsLlamaCpp() else { return TokenEstimate(messages).tokens }
-        let rendered = try await fetchJSON(
-            configuration.endpoint.serverRoot.appendingPathComponent("apply-template"),
-            body: ["messages": .array(messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] })])
-        guard let prompt = rendered["prompt"]?.stringValue else {
-            throw ModelError.protocolViolation(model: id, message: "/apply-template answered without 'prompt'")
-        }
+        let prompt = try await renderedPrompt(messages)
         let answer = try await fetchJSON(
             configuration.endpoint.serverRoot.appendingPathComponent("tokenize"),
             body: ["content": .string(prompt), "add_special": true, "parse_special": true])
@@ -114,17 +109,23 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         return tokens.count
     }
 
-    /// On llama.cpp: the messages rendered by the model's template (`/apply-template`), `prefix`
-    /// appended, and one token asked of `/completion` with `n_probs` — the probabilities of the
-    /// model's own distribution before any sampling or grammar. `nil` on other servers.
-    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
-        guard await serverIsLlamaCpp() else { return nil }
+    /// The messages as llama.cpp's `/apply-template` renders them with the model's own chat template.
+    private func renderedPrompt(_ messages: [ChatMessage]) async throws -> String {
         let rendered = try await fetchJSON(
             configuration.endpoint.serverRoot.appendingPathComponent("apply-template"),
             body: ["messages": .array(messages.map { ["role": .string($0.role.rawValue), "content": .string($0.content)] })])
         guard let prompt = rendered["prompt"]?.stringValue else {
             throw ModelError.protocolViolation(model: id, message: "/apply-template answered without 'prompt'")
         }
+        return prompt
+    }
+
+    /// On llama.cpp: the messages rendered by the model's template (`/apply-template`), `prefix`
+    /// appended, and one token asked of `/completion` with `n_probs` — the probabilities of the
+    /// model's own distribution before any sampling or grammar. `nil` on other servers.
+    public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
+        guard await serverIsLlamaCpp() else { return nil }
+        let prompt = try await renderedPrompt(messages)
         let answer = try await fetchJSON(
             configuration.endpoint.serverRoot.appendingPathComponent("completion"),
             body: [

@@ -62,16 +62,19 @@ public enum HTTPClient {
     }
 
     /// Sends `request` and collects the whole response, refusing one larger than `maximumBytes`.
-    public static func fetch(_ request: Request, maximumBytes: Int = 64 << 20) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+    /// Errors are `HTTPError`s, or what `mapError` makes of them.
+    public static func fetch(
+        _ request: Request, maximumBytes: Int = 64 << 20, mapError: @escaping @Sendable (HTTPError) -> any Error = { $0 }
+    ) async throws -> (status: Int, headers: [String: String], body: [UInt8]) {
         var status = 0
         var headers: [String: String] = [:]
         var body: [UInt8] = []
-        for try await event in stream(request) {
+        for try await event in stream(request, mapError: mapError) {
             switch event {
             case .head(let s, let h): (status, headers) = (s, h)
             case .body(let piece):
                 body += piece
-                if body.count > maximumBytes { throw HTTPError(.malformed, "\(request.url): a response larger than \(maximumBytes >> 20) MiB") }
+                if body.count > maximumBytes { throw mapError(HTTPError(.malformed, "\(request.url): a response larger than \(maximumBytes >> 20) MiB")) }
             }
         }
         return (status, headers, body)

@@ -17,7 +17,20 @@ Runs as a worker: one JSON request per line on stdin, one JSON answer per line o
          runtimes send it): {"seconds", "prompt_tokens", "completion_tokens", "content",
          "native": [calls from tool_calls], "text": [calls read out of the text]}
   {"op": "score", "id": ID, "calls": [{"name", "arguments"}]}
-      -> {"valid": bool, "error": "..."}: BFCL's verdict (irrelevance: valid when there is no call)
+      -> {"valid": bool, "error": "...", "kind": BFCL's error type}: BFCL's verdict (irrelevance:
+         valid when there is no call)
+Multi-turn categories (`multi_turn_base`): a case's "question" holds one list of messages per user
+turn, and its functions are the documents of its backend classes (a file system, a message API, …),
+executed for real by BFCL's own backends, one live instance per case and agent:
+  {"op": "execute", "id": ID, "agent": NAME, "calls": [{"name", "arguments"}]}
+      -> {"results": [one string per call, as BFCL's executor returns it]}
+  {"op": "peer_conversation", "id": ID, "mode": "native" | "text", "url", "model", ...}
+      -> the peer driven through every turn as a framework drives it (calls executed, results sent
+         back as `tool` messages, at most BFCL's 20 steps a turn): {"turns": [[[calls of a step]]],
+         "seconds", "prompt_tokens", "completion_tokens"}
+  {"op": "score_conversation", "id": ID, "agent": NAME, "turns": [[[{"name", "arguments"}]]]}
+      -> {"valid", "error", "kind"}: BFCL's `multi_turn_checker`, which replays the calls on fresh
+         backends and compares their state and results with the ground truth's, turn by turn.
 A request that fails comes back as {"failure": "..."} and the worker goes on.
 """
 import copy
@@ -49,7 +62,11 @@ import bfcl_eval  # noqa: E402
 from bfcl_eval.constants.enums import Language  # noqa: E402
 from bfcl_eval.constants.default_prompts import PROMPT_STYLE_TEMPLATES  # noqa: E402
 from bfcl_eval.constants.type_mappings import GORILLA_TO_OPENAPI  # noqa: E402
+from bfcl_eval.constants.default_prompts import MAXIMUM_STEP_LIMIT  # noqa: E402
+from bfcl_eval.constants.executable_backend_config import MULTI_TURN_FUNC_DOC_FILE_MAPPING  # noqa: E402
 from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker  # noqa: E402
+from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker  # noqa: E402
+from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils import execute_multi_turn_func_call  # noqa: E402
 
 DATA = bfcl_eval.__path__[0] + "/data"
 CHECKER_MODEL = "trailhead"
@@ -58,6 +75,8 @@ CHECKER_MODEL = "trailhead"
 # native tools).
 _classic = PROMPT_STYLE_TEMPLATES["classic"]
 INSTRUCTIONS = _classic["persona"] + " " + _classic["task"]
+# ... and, in a conversation, what it says of turns.
+MULTI_TURN_INSTRUCTIONS = INSTRUCTIONS + " " + _classic["multiturn_behavior"]
 cases = {}
 answers = {}
 
@@ -68,6 +87,11 @@ def load(category):
             return [json.loads(line) for line in f if line.strip()]
 
     entries = read(f"{DATA}/BFCL_v4_{category}.json")
+    if category.startswith("multi_turn"):
+        for entry in entries:
+            # As BFCL's `populate_test_cases_with_predefined_functions`: the backends' documents.
+            entry["function"] = [doc for name in entry["involved_classes"]
+                                 for doc in read(f"{DATA}/multi_turn_func_doc/{MULTI_TURN_FUNC_DOC_FILE_MAPPING[name]}")]
     if "irrelevance" not in category:
         for entry in read(f"{DATA}/possible_answer/BFCL_v4_{category}.json"):
             answers[entry["id"]] = entry["ground_truth"]
@@ -114,7 +138,7 @@ def op_cases(request):
             entry["tools"] = [tool(f) for f in entry["function"]]
             cases[entry["id"]] = entry
             found.append({k: entry[k] for k in ("id", "category", "question", "function", "tools")})
-    return {"cases": found, "instructions": INSTRUCTIONS}
+    return {"cases": found, "instructions": INSTRUCTIONS, "multi_turn_instructions": MULTI_TURN_INSTRUCTIONS}
 
 
 def arguments_of(value):
@@ -158,48 +182,137 @@ def calls_in_text(text):
     return calls
 
 
-def op_peer(request):
-    case = cases[request["id"]]
-    messages = [{"role": "system", "content": INSTRUCTIONS}] + case["question"][0]
-    body = {"model": request.get("model", "local"), "messages": messages, "tools": case["tools"],
+def chat(request, messages, tools):
+    """One chat-completions request of a peer: (message, usage); raises on a failed request."""
+    body = {"model": request.get("model", "local"), "messages": messages, "tools": tools,
             "tool_choice": "auto", "stream": False, "temperature": request.get("temperature", 0)}
     if request.get("max_tokens"):
         body["max_tokens"] = request["max_tokens"]
-    started = time.monotonic()
     http = urllib.request.Request(request["url"].rstrip("/") + "/chat/completions", data=json.dumps(body).encode(),
                                   headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
+        reply = json.load(response)
+    return reply["choices"][0]["message"], reply.get("usage", {})
+
+
+def system_prompt(request, instructions):
+    """BFCL's system prompt as the first message, unless the request says "instructions": false."""
+    return [{"role": "system", "content": instructions}] if request.get("instructions", True) else []
+
+
+def native_calls(message):
+    calls = []
+    for call in message.get("tool_calls") or []:
+        arguments = arguments_of(call["function"].get("arguments", "{}"))
+        calls.append({"name": call["function"]["name"], "arguments": arguments if arguments is not None else {}})
+    return calls
+
+
+def op_peer(request):
+    case = cases[request["id"]]
+    messages = system_prompt(request, INSTRUCTIONS) + case["question"][0]
+    started = time.monotonic()
     try:
-        with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
-            reply = json.load(response)
+        message, usage = chat(request, messages, case["tools"])
     except (TimeoutError, urllib.error.URLError) as error:
         # The peer failed this case (no calls), not the whole evaluation.
         return {"seconds": time.monotonic() - started, "prompt_tokens": None, "completion_tokens": None,
                 "content": "", "native": [], "text": [], "error": f"{type(error).__name__}: {error}"}
-    seconds = time.monotonic() - started
-    message = reply["choices"][0]["message"]
-    native = []
-    for call in message.get("tool_calls") or []:
-        arguments = arguments_of(call["function"].get("arguments", "{}"))
-        native.append({"name": call["function"]["name"], "arguments": arguments if arguments is not None else {}})
+    native = native_calls(message)
     content = message.get("content") or ""
-    usage = reply.get("usage", {})
-    return {"seconds": seconds, "prompt_tokens": usage.get("prompt_tokens"), "completion_tokens": usage.get("completion_tokens"),
-            "content": content, "native": native, "text": native + calls_in_text(content)}
+    return {"seconds": time.monotonic() - started, "prompt_tokens": usage.get("prompt_tokens"),
+            "completion_tokens": usage.get("completion_tokens"), "content": content, "native": native,
+            "text": native + calls_in_text(content)}
+
+
+def call_string(call):
+    """A call as BFCL's executor and checker read it: `name(key=repr(value), …)` (BFCL's own
+    `convert_to_function_call`)."""
+    arguments = call.get("arguments") or {}
+    return f"{call['name']}({','.join(f'{key}={value!r}' for key, value in arguments.items())})"
+
+
+def op_execute(request):
+    case = cases[request["id"]]
+    results, _ = execute_multi_turn_func_call([call_string(call) for call in request.get("calls") or []],
+                                              case["initial_config"], case["involved_classes"],
+                                              request["agent"], case["id"])
+    return {"results": results}
+
+
+def op_peer_conversation(request):
+    """A peer through the whole conversation, the way a framework drives a chat-completions server:
+    the case's functions as `tools`, each reply's calls executed and sent back as `tool` messages
+    until a reply calls nothing (or BFCL's step limit), then the next user turn. Mode "native" reads
+    the calls the server parsed; "text" also reads calls out of the reply's text."""
+    case = cases[request["id"]]
+    agent = "peer_" + request["mode"]
+    messages = system_prompt(request, MULTI_TURN_INSTRUCTIONS)
+    turns, prompt_tokens, completion_tokens, error = [], 0, 0, None
+    started = time.monotonic()
+    for question in case["question"]:
+        messages += question
+        steps = []
+        for _ in range(MAXIMUM_STEP_LIMIT):
+            try:
+                message, usage = chat(request, messages, case["tools"])
+            except (TimeoutError, urllib.error.URLError) as failure:
+                error = f"{type(failure).__name__}: {failure}"
+                break
+            prompt_tokens += usage.get("prompt_tokens") or 0
+            completion_tokens += usage.get("completion_tokens") or 0
+            content = message.get("content") or ""
+            calls = native_calls(message)
+            if request["mode"] == "text":
+                calls += calls_in_text(content)
+            if not calls:
+                messages.append({"role": "assistant", "content": content})
+                break
+            steps.append(calls)
+            ids = [f"call_{len(messages)}_{index}" for index in range(len(calls))]
+            messages.append({"role": "assistant", "content": content, "tool_calls": [
+                {"id": ids[index], "type": "function",
+                 "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+                for index, call in enumerate(calls)]})
+            results, _ = execute_multi_turn_func_call([call_string(call) for call in calls], case["initial_config"],
+                                                      case["involved_classes"], agent, case["id"])
+            messages += [{"role": "tool", "tool_call_id": ids[index], "content": result}
+                         for index, result in enumerate(results)]
+        turns.append(steps)
+        if error:
+            break
+    while len(turns) < len(case["question"]):
+        turns.append([])
+    return {"turns": turns, "seconds": time.monotonic() - started, "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens, "error": error}
+
+
+def op_score_conversation(request):
+    case = cases[request["id"]]
+    turns = [[[call_string(call) for call in step] for step in turn] for turn in request.get("turns") or []]
+    while len(turns) < len(case["question"]):
+        turns.append([])
+    verdict = multi_turn_checker(turns, answers[case["id"]], case, case["category"], request["agent"])
+    return {"valid": bool(verdict["valid"]), "error": str(verdict.get("error_message", ""))[:300],
+            "kind": verdict.get("error_type", "")}
 
 
 def op_score(request):
     case = cases[request["id"]]
     calls = request.get("calls") or []
     if "irrelevance" in case["category"]:
-        return {"valid": not calls, "error": "called a tool when none fits" if calls else ""}
+        return {"valid": not calls, "error": "called a tool when none fits" if calls else "",
+                "kind": "irrelevance:called" if calls else ""}
     if not calls:
-        return {"valid": False, "error": "no call"}
+        return {"valid": False, "error": "no call", "kind": "no call"}
     output = [{call["name"]: call.get("arguments") or {}} for call in calls]
     verdict = ast_checker(case["function"], output, answers[case["id"]], Language.PYTHON, case["category"], CHECKER_MODEL)
-    return {"valid": bool(verdict["valid"]), "error": "; ".join(str(e) for e in verdict.get("error", []))[:300]}
+    return {"valid": bool(verdict["valid"]), "error": "; ".join(str(e) for e in verdict.get("error", []))[:300],
+            "kind": verdict.get("error_type", "")}
 
 
-OPS = {"cases": op_cases, "peer": op_peer, "score": op_score}
+OPS = {"cases": op_cases, "peer": op_peer, "score": op_score, "execute": op_execute,
+       "peer_conversation": op_peer_conversation, "score_conversation": op_score_conversation}
 
 
 def main():

@@ -191,6 +191,38 @@ import TrailheadModels
         #expect(feedback.contains("not called"))
     }
 
+    /// A tool with side effects that logs when each call starts and ends; the first call is the slowest.
+    final class Mover: Tool, @unchecked Sendable {
+        typealias Arguments = GeneratedContent
+        let name = "lookup"
+        let description = "Changes something."
+        var parameters: GenerationSchema { try! GenerationSchema(json: ["type": "object", "properties": ["query": ["type": "string"]]]) }
+        private let lock = NSLock()
+        private var storage: [String] = []
+        var log: [String] { lock.withLock { storage } }
+        func call(arguments: GeneratedContent) async throws -> String {
+            let query = arguments["query"]?.stringValue ?? ""
+            lock.withLock { storage.append("start \(query)") }
+            try await Task.sleep(nanoseconds: query == "mkdir" ? 50_000_000 : 1_000_000)
+            lock.withLock { storage.append("end \(query)") }
+            return "done \(query)"
+        }
+    }
+
+    @Test func callsOfAToolWithSideEffectsRunOneAfterAnotherInTheOrderWritten() async throws {
+        let tool = Mover()
+        let model = RecordingModel([
+            chain([call(#"{"query":"mkdir"}"#), call(#"{"query":"mv"}"#), call(#"{"query":"ls"}"#)]), answer("Moved."),
+        ])
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.toolDecision = .modelsChoice
+        _ = try await session.respond(to: "Make the folder, then move the file into it.")
+        #expect(tool.log == ["start mkdir", "end mkdir", "start mv", "end mv", "start ls", "end ls"])
+        // The transcript holds the outputs in the same order.
+        let outputs = session.transcript.entries.compactMap { if case .toolOutput(let output) = $0 { output.result?.stringValue } else { nil } }
+        #expect(outputs == ["done mkdir", "done mv", "done ls"])
+    }
+
     @Test func aTurnCutInALaterLinkKeepsTheFinishedLinks() async throws {
         let tool = Lookup()
         let cut = String(chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben and then a very long"}"#)]).dropLast(20))

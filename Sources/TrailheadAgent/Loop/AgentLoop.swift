@@ -139,7 +139,7 @@ struct AgentLoop: Sendable {
                 let refused = machine.refused
                 if !refused.isEmpty { record(.repair(.init(turn: turn, message: Self.feedback(refused, summarize: summarize)))) }
                 observe(.toolsStarted(turn: turn, tools: calls.map(\.tool)))
-                let outcomes = await runConcurrently(calls, ids: ids)
+                let outcomes = await runCalls(calls, ids: ids)
                 if stopsAfterToolCalls, !calls.allSatisfy({ $0.tool == searchTool }) {
                     action = .finish(Self.content(of: outcomes), turns: turn)
                     continue
@@ -264,25 +264,35 @@ struct AgentLoop: Sendable {
         })
     }
 
-    /// Runs `calls` concurrently, recording each output as it arrives; outcomes in call order.
-    func runConcurrently(_ calls: [ToolCallRequest], ids: [String]) async -> [AgentStateMachine.ToolOutcome] {
-        await withTaskGroup(of: (Int, AgentStateMachine.ToolOutcome).self) { group in
+    /// Runs `calls`, recording each output as it arrives; outcomes in call order. Calls that only
+    /// read (`Tool.isReadOnly`) run concurrently; a turn with a call that may change something runs
+    /// its calls one after another in the order the model wrote them ("make the folder, then move
+    /// the file into it" must not race).
+    func runCalls(_ calls: [ToolCallRequest], ids: [String]) async -> [AgentStateMachine.ToolOutcome] {
+        guard calls.allSatisfy({ tools.isReadOnly($0.tool) }) else {
+            var outcomes: [AgentStateMachine.ToolOutcome] = []
+            for (index, call) in calls.enumerated() { outcomes.append(await runCall(call, id: ids[index])) }
+            return outcomes
+        }
+        return await withTaskGroup(of: (Int, AgentStateMachine.ToolOutcome).self) { group in
             for (index, call) in calls.enumerated() {
-                group.addTask {
-                    let start = Date()
-                    let traceStart = trace?.now() ?? 0
-                    let run = await tools.run(call)
-                    let latency = Date().timeIntervalSince(start) * 1000
-                    record(.toolOutput(.init(id: ids[index], tool: call.tool, result: run.result, error: run.error, latencyMs: latency)))
-                    trace?.span(call.tool, category: "tool", track: "tools", start: traceStart, end: trace?.now() ?? 0,
-                                args: ["arguments": call.arguments, "ok": .bool(run.error == nil)])
-                    return (index, AgentStateMachine.ToolOutcome(call: call, result: run.result, error: run.error))
-                }
+                group.addTask { (index, await runCall(call, id: ids[index])) }
             }
             var outcomes: [(Int, AgentStateMachine.ToolOutcome)] = []
             for await outcome in group { outcomes.append(outcome) }
             return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
         }
+    }
+
+    private func runCall(_ call: ToolCallRequest, id: String) async -> AgentStateMachine.ToolOutcome {
+        let start = Date()
+        let traceStart = trace?.now() ?? 0
+        let run = await tools.run(call)
+        let latency = Date().timeIntervalSince(start) * 1000
+        record(.toolOutput(.init(id: id, tool: call.tool, result: run.result, error: run.error, latencyMs: latency)))
+        trace?.span(call.tool, category: "tool", track: "tools", start: traceStart, end: trace?.now() ?? 0,
+                    args: ["arguments": call.arguments, "ok": .bool(run.error == nil)])
+        return AgentStateMachine.ToolOutcome(call: call, result: run.result, error: run.error)
     }
 
     /// What the model reads after calls: compact results (verbose outputs slow the next turn).

@@ -280,7 +280,7 @@ public final class LanguageModelSession: Sendable {
             for (call, id) in zip(prefetch, ids) {
                 record(.toolCall(.init(turn: 0, id: id, tool: call.tool, arguments: call.arguments, prefetched: true)))
             }
-            let outcomes = await loop.runConcurrently(prefetch, ids: ids)
+            let outcomes = await loop.runCalls(prefetch, ids: ids)
             stateMachine.prefetched(outcomes)
             message += "\n" + AgentLoop.feedback(outcomes, summarize: configuration.summarizeToolOutput)
         }

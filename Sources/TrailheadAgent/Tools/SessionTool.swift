@@ -48,4 +48,6 @@ struct SessionToolRunner: ToolRunner {
         }
         return await tool.run(call.arguments)
     }
+
+    func isReadOnly(_ tool: String) -> Bool { tools[tool]?.isReadOnly ?? false }
 }

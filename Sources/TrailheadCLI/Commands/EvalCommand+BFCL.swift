@@ -4,7 +4,7 @@ import TrailheadModels
 import TrailheadSchema
 
 extension EvalCommand {
-    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--json] [--transcripts DIR]`.
+    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
     static func runBFCL(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let categories = arguments.positional("REQUESTS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? BFCLEvaluation.defaultCategories
@@ -24,6 +24,11 @@ extension EvalCommand {
         let transcripts = arguments.value(of: "transcripts").map(context.absolutePath)
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
         var evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
+        switch arguments.value(of: "instructions") ?? "bfcl" {
+        case "bfcl": break
+        case "none": evaluation.usesBFCLInstructions = false
+        case let other: throw UsageError("--instructions must be bfcl or none, not '\(other)'")
+        }
         let cases = try evaluation.cases(categories, limit: limit)
         try configureToolCount(&evaluation, arguments, categories: categories)
         var results: [BFCLEvaluation.CaseResult] = []
@@ -41,6 +46,7 @@ extension EvalCommand {
             context.stdout.line(GeneratedContent.object(["results": .array(results.map(\.json)), "modelRates": .string(rates.description)]).jsonString)
         } else {
             context.stdout.line(BFCLEvaluation.table(results, categories: categories))
+            context.stdout.line(BFCLEvaluation.failureKinds(results, categories: categories))
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(loadAverage())")
         }
         return .success

@@ -30,7 +30,9 @@ struct EvalCommand: Command {
             (default simple_python,multiple,parallel,parallel_multiple,irrelevance) of BFCL v4, from the bfcl-eval wheel \
             (`Scripts/setup-python.sh bench` installs it), each case through a default session ending at its first tool \
             turn, and through two peers on the same llama-server: (a) native tools, (b) calls read out of the text. \
-            Scored with BFCL's own AST checker; prints accuracy, median seconds and tokens per category and agent.
+            Scored with BFCL's own AST checker; prints accuracy, median seconds and tokens per category and agent, and \
+            the failures by kind. multi_turn_base is a conversation: every turn through one session whose calls run on \
+            BFCL's executable backends (the peers driven as a framework drives a server), scored by BFCL's multi-turn checker.
             """,
         options: [
             .option("model", valueName: "MODEL", help: "The model (default local)."),
@@ -45,6 +47,7 @@ struct EvalCommand: Command {
             .option("distractors", valueName: "N", help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only)."),
             .option("tool-search", valueName: "MODE", help: "With --bfcl: always, never or automatic (default) searchTools instead of listing the tools."),
             .flag("search-prompt", help: "With --bfcl: search the tools with the prompt before the first turn (ToolSearch.searchesPrompt)."),
+            .option("instructions", valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none."),
             CommonOptions.plugins, CommonOptions.manifests,
         ],
         positionals: [.optional("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).")])

@@ -8,26 +8,37 @@ struct BFCLCase: Sendable {
     var id: String
     var category: String
     var instructions: String
-    /// The user's request (the question's user messages, joined).
-    var prompt: String
+    /// The user's requests, one a turn (each turn's user messages, joined); single-turn
+    /// categories have one.
+    var turns: [String]
     var tools: [BFCLTool]
 
-    init(_ json: GeneratedContent, instructions: String) throws(CommandError) {
+    /// The user's (first) request.
+    var prompt: String { turns.first ?? "" }
+    /// A conversation whose calls run on BFCL's executable backends (`multi_turn_…`).
+    var isConversation: Bool { category.hasPrefix("multi_turn") }
+
+    /// `instructions` is the system prompt for the case's kind (nil: none at all).
+    init(_ json: GeneratedContent, instructions: String?) throws(CommandError) {
         guard let id = json["id"]?.stringValue, let category = json["category"]?.stringValue else {
             throw CommandError("a BFCL case without an id or category: \(json.jsonString.prefix(200))")
         }
         self.id = id
         self.category = category
-        let messages = json["question"]?.arrayValue?.first?.arrayValue ?? []
+        let questions = (json["question"]?.arrayValue ?? []).map { $0.arrayValue ?? [] }
+        let messages = questions.first ?? []
         let system = messages.filter { $0["role"]?.stringValue == "system" }.compactMap { $0["content"]?.stringValue }
-        self.instructions = ([instructions] + system).joined(separator: "\n")
-        prompt = messages.filter { $0["role"]?.stringValue == "user" }.compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
+        self.instructions = ((instructions.map { [$0] } ?? []) + system).joined(separator: "\n")
+        turns = questions.map { messages in
+            messages.filter { $0["role"]?.stringValue == "user" }.compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
+        }
         tools = try (json["tools"]?.arrayValue ?? []).map { tool throws(CommandError) in try BFCLTool(tool, caseID: id) }
     }
 }
 
 /// A function of a BFCL case as a session tool. BFCL's single-turn categories score the calls,
-/// not what a function would return, so it answers every call with the same small result.
+/// not what a function would return, so it answers every call with the same small result; in a
+/// conversation, `execute` runs the call on the case's live backend (through the BFCL worker).
 struct BFCLTool: Tool {
     typealias Arguments = GeneratedContent
     typealias Output = GeneratedContent
@@ -35,6 +46,7 @@ struct BFCLTool: Tool {
     let name: String
     let description: String
     let parameters: GenerationSchema
+    var execute: (@Sendable (_ name: String, _ arguments: GeneratedContent) throws -> GeneratedContent)?
 
     init(_ json: GeneratedContent, caseID: String) throws(CommandError) {
         let function = json["function"] ?? json
@@ -47,7 +59,10 @@ struct BFCLTool: Tool {
         }
     }
 
-    func call(arguments: GeneratedContent) async throws -> GeneratedContent { ["status": "done"] }
+    func call(arguments: GeneratedContent) async throws -> GeneratedContent {
+        guard let execute else { return ["status": "done"] }
+        return try execute(name, arguments)
+    }
 
     /// The schema with only the keywords of Trailhead's subset: BFCL's function documents carry
     /// a few of their own (`optional` on a member, say) that mean nothing to a validator.

@@ -13,6 +13,10 @@ import TrailheadSupport
 /// server with native `tools` and `tool_choice: auto`, read two ways — (a) the calls the server
 /// parsed, as the OpenAI Agents SDK and most runtimes read them, and (b) calls read out of the
 /// reply's text too, as a lenient client does.
+///
+/// A conversation category (`multi_turn_base`) runs every user turn through one session whose tools
+/// execute on BFCL's backends, and each peer through the same turns as a framework drives a
+/// chat-completions server (`BFCLEvaluation+Conversation.swift`); BFCL's `multi_turn_checker` scores them.
 struct BFCLEvaluation {
     static let defaultCategories = ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]
 
@@ -29,6 +33,8 @@ struct BFCLEvaluation {
         var category: String
         var valid: Bool
         var error: String
+        /// BFCL's name for the failure ("multi_turn:instance_state_mismatch", "no call", …); empty when valid.
+        var kind = ""
         var seconds: Double
         var promptTokens: Int?
         var completionTokens: Int?
@@ -39,7 +45,7 @@ struct BFCLEvaluation {
         var json: GeneratedContent {
             [
                 "agent": .string(agent.rawValue), "id": .string(id), "category": .string(category), "valid": .bool(valid),
-                "error": .string(error), "seconds": .number(seconds), "promptTokens": promptTokens.map { .number(Double($0)) } ?? .null,
+                "error": .string(error), "kind": .string(kind), "seconds": .number(seconds), "promptTokens": promptTokens.map { .number(Double($0)) } ?? .null,
                 "completionTokens": completionTokens.map { .number(Double($0)) } ?? .null, "calls": .array(calls),
             ]
         }
@@ -55,35 +61,48 @@ struct BFCLEvaluation {
     var distractors: BFCLDistractors?
     var distractorCount = 0
     var toolSearch = ToolSearch.automatic
+    /// BFCL's system prompt for every agent (false: none, only the case's own system messages).
+    var usesBFCLInstructions = true
 
     func cases(_ categories: [String], limit: Int?) throws(CommandError) -> [BFCLCase] {
         var request: JSONObject = ["op": "cases", "categories": .array(categories.map { .string($0) })]
         if let limit { request["limit"] = .number(Double(limit)) }
         let answer = try worker.ask(.object(request))
-        let instructions = answer["instructions"]?.stringValue ?? ""
-        return try (answer["cases"]?.arrayValue ?? []).map { json throws(CommandError) in try BFCLCase(json, instructions: instructions) }
+        return try (answer["cases"]?.arrayValue ?? []).map { json throws(CommandError) in
+            let conversation = json["category"]?.stringValue?.hasPrefix("multi_turn") == true
+            let instructions = answer[conversation ? "multi_turn_instructions" : "instructions"]?.stringValue
+            return try BFCLCase(json, instructions: usesBFCLInstructions ? instructions : nil)
+        }
     }
 
     /// Runs one case through Trailhead and the peers; results in `Agent` order.
     func evaluate(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
+        if item.isConversation { return try evaluateConversation(item) }
         var results = [try trailhead(item)]
         if let peerEndpoint {
             // The peers get the bound a Trailhead free-text answer gets, so a runaway reply ends.
-            let reply = try worker.ask([
-                "op": "peer", "id": .string(item.id), "url": .string(peerEndpoint), "temperature": .number(options.temperature ?? 0),
-                "max_tokens": .number(Double(LanguageModelSession.Configuration().maximumTextTokens)),
-            ])
+            let reply = try worker.ask(.object(peerRequest("peer", item, endpoint: peerEndpoint)))
             let seconds = reply["seconds"]?.doubleValue ?? 0
             let prompt = reply["prompt_tokens"]?.doubleValue.map(Int.init), completion = reply["completion_tokens"]?.doubleValue.map(Int.init)
             for (agent, key) in [(Agent.native, "native"), (.text, "text")] {
                 let calls = reply[key]?.arrayValue ?? []
                 let verdict = try score(item, calls)
                 results.append(CaseResult(
-                    agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, seconds: seconds,
-                    promptTokens: prompt, completionTokens: completion, calls: calls))
+                    agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+                    seconds: seconds, promptTokens: prompt, completionTokens: completion, calls: calls))
             }
         }
         return results
+    }
+
+    /// A request to the worker for a peer: the bound a Trailhead free-text answer gets, so a runaway
+    /// reply ends, and the same temperature.
+    func peerRequest(_ op: String, _ item: BFCLCase, endpoint: String) -> JSONObject {
+        [
+            "op": .string(op), "id": .string(item.id), "url": .string(endpoint), "temperature": .number(options.temperature ?? 0),
+            "max_tokens": .number(Double(LanguageModelSession.Configuration().maximumTextTokens)),
+            "instructions": .bool(usesBFCLInstructions),
+        ]
     }
 
     private func trailhead(_ item: BFCLCase) throws(CommandError) -> CaseResult {
@@ -118,12 +137,12 @@ struct BFCLEvaluation {
         var verdict = try score(item, calls)
         if case .failure(let error) = outcome { verdict.error = verdict.error.isEmpty ? "\(error)" : "\(verdict.error) (\(error))" }
         return CaseResult(
-            agent: .trailhead, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, seconds: seconds,
-            promptTokens: tokens.inputTokens, completionTokens: tokens.outputTokens, calls: calls, rates: rates)
+            agent: .trailhead, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+            seconds: seconds, promptTokens: tokens.inputTokens, completionTokens: tokens.outputTokens, calls: calls, rates: rates)
     }
 
     /// Tokens of a response that failed (its turns are in the transcript all the same).
-    private static func usage(in transcript: Transcript) -> TrailheadAgent.Usage {
+    static func usage(in transcript: Transcript) -> TrailheadAgent.Usage {
         var usage = TrailheadAgent.Usage()
         for entry in transcript.entries {
             if case .modelTurn(let turn) = entry {
@@ -134,9 +153,14 @@ struct BFCLEvaluation {
         return usage
     }
 
-    private func score(_ item: BFCLCase, _ calls: [GeneratedContent]) throws(CommandError) -> (valid: Bool, error: String) {
-        let verdict = try worker.ask(["op": "score", "id": .string(item.id), "calls": .array(calls)])
-        return (verdict["valid"]?.boolValue ?? false, verdict["error"]?.stringValue ?? "")
+    typealias Verdict = (valid: Bool, error: String, kind: String)
+
+    private func score(_ item: BFCLCase, _ calls: [GeneratedContent]) throws(CommandError) -> Verdict {
+        Self.verdict(try worker.ask(["op": "score", "id": .string(item.id), "calls": .array(calls)]))
+    }
+
+    static func verdict(_ answer: GeneratedContent) -> Verdict {
+        (answer["valid"]?.boolValue ?? false, answer["error"]?.stringValue ?? "", answer["kind"]?.stringValue ?? "")
     }
 
     /// What the server reported of its own speed, summed over turns.
@@ -179,6 +203,23 @@ struct BFCLEvaluation {
                 lines.append("| \(category) | \(agent.rawValue) | \(rows.count) | \(correct) | \(percent(correct, rows.count)) | "
                     + "\(format(median(rows.map(\.seconds)))) | \(median(rows.compactMap(\.promptTokens).map(Double.init)).map { String(Int($0)) } ?? "") | "
                     + "\(median(rows.compactMap(\.completionTokens).map(Double.init)).map { String(Int($0)) } ?? "") |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Each category's failures by BFCL's kind, per agent: "| multiple | trailhead | 3 × simple_function_checker:wrong_func_name, … |".
+    static func failureKinds(_ results: [CaseResult], categories: [String]) -> String {
+        var lines = ["| category | agent | failures by kind |", "|---|---|---|"]
+        for category in categories {
+            for agent in Agent.allCases {
+                var counts: [String: Int] = [:]
+                for row in results where row.agent == agent && row.category == category && !row.valid {
+                    counts[row.kind.isEmpty ? "other" : row.kind, default: 0] += 1
+                }
+                guard !counts.isEmpty else { continue }
+                let kinds = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) × \($0.key)" }
+                lines.append("| \(category) | \(agent.rawValue) | \(kinds.joined(separator: ", ")) |")
             }
         }
         return lines.joined(separator: "\n")

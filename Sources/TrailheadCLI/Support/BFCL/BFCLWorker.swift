@@ -5,10 +5,11 @@ import TrailheadSupport
 /// The Python half of `agent eval --bfcl` (`Scripts/bfcl/bfcl_worker.py`), run once for the whole
 /// evaluation: it reads BFCL's cases from the pinned `bfcl-eval` wheel, runs the peers against the
 /// same llama-server, and scores calls with BFCL's own AST checker. One JSON request a line, one
-/// JSON answer a line.
-final class BFCLWorker {
+/// JSON answer a line. One request at a time (a lock): a conversation's tools ask it too.
+final class BFCLWorker: @unchecked Sendable {
     private let process: ChildProcess
     private var lines: LineReader
+    private let lock = NSLock()
 
     /// Starts the worker with the cache's Python (`make bench` installs `bfcl-eval` there).
     init(home: String, python: String) throws(CommandError) {
@@ -32,6 +33,8 @@ final class BFCLWorker {
 
     /// Sends one request and waits for its answer; a `failure` answer is thrown.
     func ask(_ request: GeneratedContent) throws(CommandError) -> GeneratedContent {
+        lock.lock()
+        defer { lock.unlock() }
         let line = Array((request.jsonString + "\n").utf8)
         guard let fd = process.standardInput, Self.writeAll(fd, line) else { throw CommandError("the BFCL worker stopped reading") }
         guard let answer = lines.next() else { throw CommandError("the BFCL worker ended (its errors are above)") }

@@ -1,0 +1,104 @@
+import Foundation
+import TrailheadAgent
+import TrailheadSchema
+import TrailheadSupport
+
+/// BFCL's multi-turn categories: a conversation of several user turns over stateful backends (a file
+/// system, a message service, a trading bot, …) that BFCL executes for real. Each agent holds the
+/// whole conversation: Trailhead as one session across the turns (its calls run on the case's live
+/// backends through the worker), each peer as a framework drives a chat-completions server. BFCL's
+/// `multi_turn_checker` then replays each agent's calls turn by turn on fresh backends and compares
+/// their state and results with the ground truth's.
+extension BFCLEvaluation {
+    /// Trailhead and the peers through every turn of `item`; results in `Agent` order.
+    func evaluateConversation(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
+        var results = [try trailheadConversation(item)]
+        guard let peerEndpoint else { return results }
+        for (agent, mode) in [(Agent.native, "native"), (.text, "text")] {
+            var request = peerRequest("peer_conversation", item, endpoint: peerEndpoint)
+            request["mode"] = .string(mode)
+            let reply = try worker.ask(.object(request))
+            let turns = reply["turns"]?.arrayValue ?? []
+            var verdict = try scoreConversation(item, agent: "peer_\(mode)", turns: turns)
+            if let error = reply["error"]?.stringValue { verdict.error += " (\(error))" }
+            results.append(CaseResult(
+                agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+                seconds: reply["seconds"]?.doubleValue ?? 0, promptTokens: reply["prompt_tokens"]?.doubleValue.map(Int.init),
+                completionTokens: reply["completion_tokens"]?.doubleValue.map(Int.init), calls: Self.flatten(turns)))
+        }
+        return results
+    }
+
+    /// One session across the turns, as an agent holds a conversation: each user turn is a
+    /// `respond`, whose tool loop runs until the model answers; a turn that fails leaves its calls in
+    /// the transcript and the conversation goes on with the next turn.
+    private func trailheadConversation(_ item: BFCLCase) throws(CommandError) -> CaseResult {
+        let worker = worker, id = item.id
+        let tools = item.tools.map { tool in
+            var tool = tool
+            tool.execute = { name, arguments in
+                let answer = try worker.ask([
+                    "op": "execute", "id": .string(id), "agent": "trailhead",
+                    "calls": [["name": .string(name), "arguments": arguments]],
+                ])
+                return answer["results"]?.arrayValue?.first ?? .null
+            }
+            return tool
+        }
+        let session = LanguageModelSession(
+            model: model, tools: tools, instructions: item.instructions.isEmpty ? nil : Instructions(item.instructions))
+        if let transcripts {
+            do { session.configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
+                throw CommandError("\(error)")
+            }
+        }
+        let options = options
+        var turns: [GeneratedContent] = []
+        var failures: [String] = []
+        let started = monotonicSeconds()
+        for (number, prompt) in item.turns.enumerated() {
+            let first = session.transcript.entries.count
+            let failure: (any Error)? = runAsync {
+                do { _ = try await session.respond(to: Prompt(prompt), options: options); return nil } catch { return error }
+            }
+            if let failure { failures.append("turn \(number): \(failure)") }
+            turns.append(.array(Self.steps(in: session.transcript.entries.dropFirst(first))))
+        }
+        let seconds = monotonicSeconds() - started
+        var verdict = try scoreConversation(item, agent: "trailhead", turns: turns)
+        if !failures.isEmpty { verdict.error += " (\(failures.joined(separator: "; ")))" }
+        let tokens = Self.usage(in: session.transcript)
+        var rates = ModelRates()
+        for entry in session.transcript.entries { if case .modelTurn(let turn) = entry { rates.add(turn) } }
+        return CaseResult(
+            agent: .trailhead, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+            seconds: seconds, promptTokens: tokens.inputTokens, completionTokens: tokens.outputTokens, calls: Self.flatten(turns),
+            rates: rates)
+    }
+
+    /// The calls of a part of the transcript, one list per model turn that called (BFCL's "steps").
+    static func steps(in entries: ArraySlice<Transcript.Entry>) -> [GeneratedContent] {
+        var steps: [[GeneratedContent]] = []
+        for entry in entries {
+            switch entry {
+            case .modelTurn:
+                steps.append([])
+            case .toolCall(let call) where call.prefetched != true && call.tool != ToolSearch.toolName:
+                if steps.isEmpty { steps.append([]) }
+                steps[steps.count - 1].append(["name": .string(call.tool), "arguments": call.arguments])
+            default:
+                continue
+            }
+        }
+        return steps.filter { !$0.isEmpty }.map { .array($0) }
+    }
+
+    private func scoreConversation(_ item: BFCLCase, agent: String, turns: [GeneratedContent]) throws(CommandError) -> Verdict {
+        Self.verdict(try worker.ask(["op": "score_conversation", "id": .string(item.id), "agent": .string(agent), "turns": .array(turns)]))
+    }
+
+    /// Every call of every step of every turn, in order (the report's `calls`).
+    private static func flatten(_ turns: [GeneratedContent]) -> [GeneratedContent] {
+        turns.flatMap { ($0.arrayValue ?? []).flatMap { $0.arrayValue ?? [] } }
+    }
+}

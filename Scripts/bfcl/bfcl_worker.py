@@ -12,9 +12,9 @@ Runs as a worker: one JSON request per line on stdin, one JSON answer per line o
       -> {"instructions": BFCL's system prompt (its task; not its output format),
           "cases": [{"id", "category", "question": [messages], "function": [BFCL docs],
                      "tools": [OpenAI-style tools, converted as BFCL converts them]}]}
-  {"op": "peer", "id": ID, "url": "http://127.0.0.1:PORT/v1", "model": NAME}
+  {"op": "peer", "id": ID, "url": "http://127.0.0.1:PORT/v1", "model": NAME, "client": "openai"?}
       -> the same model with native `tools` (tool_choice auto, as the OpenAI Agents SDK and most
-         runtimes send it): {"seconds", "prompt_tokens", "completion_tokens", "content",
+         runtimes send it; with the official `openai` client when asked — how `agent serve` is driven): {"seconds", "prompt_tokens", "completion_tokens", "content",
          "native": [calls from tool_calls], "text": [calls read out of the text]}
   {"op": "score", "id": ID, "calls": [{"name", "arguments"}]}
       -> {"valid": bool, "error": "...", "kind": BFCL's error type}: BFCL's verdict (irrelevance:
@@ -24,7 +24,7 @@ turn, and its functions are the documents of its backend classes (a file system,
 executed for real by BFCL's own backends, one live instance per case and agent:
   {"op": "execute", "id": ID, "agent": NAME, "calls": [{"name", "arguments"}]}
       -> {"results": [one string per call, as BFCL's executor returns it]}
-  {"op": "peer_conversation", "id": ID, "mode": "native" | "text", "url", "model", ...}
+  {"op": "peer_conversation", "id": ID, "mode": "native" | "text", "url", "model", "agent", ...}
       -> the peer driven through every turn as a framework drives it (calls executed, results sent
          back as `tool` messages, at most BFCL's 20 steps a turn): {"turns": [[[calls of a step]]],
          "seconds", "prompt_tokens", "completion_tokens"}
@@ -182,12 +182,25 @@ def calls_in_text(text):
     return calls
 
 
+class ClientFailure(Exception):
+    """The official client's request failed (the case fails, not the evaluation)."""
+
+
 def chat(request, messages, tools):
-    """One chat-completions request of a peer: (message, usage); raises on a failed request."""
+    """One chat-completions request of a peer: (message, usage); raises on a failed request.
+    "client": "openai" sends it with the official `openai` client, as frameworks do (`agent serve`)."""
     body = {"model": request.get("model", "local"), "messages": messages, "tools": tools,
             "tool_choice": "auto", "stream": False, "temperature": request.get("temperature", 0)}
     if request.get("max_tokens"):
         body["max_tokens"] = request["max_tokens"]
+    if request.get("client") == "openai":
+        import openai
+        client = openai.OpenAI(base_url=request["url"], api_key="unused", timeout=request.get("timeout", 600), max_retries=0)
+        try:
+            reply = client.chat.completions.create(**body).model_dump(exclude_none=True)
+        except openai.OpenAIError as error:
+            raise ClientFailure(f"{type(error).__name__}: {error}") from error
+        return reply["choices"][0]["message"], reply.get("usage", {})
     http = urllib.request.Request(request["url"].rstrip("/") + "/chat/completions", data=json.dumps(body).encode(),
                                   headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(http, timeout=request.get("timeout", 600)) as response:
@@ -214,7 +227,7 @@ def op_peer(request):
     started = time.monotonic()
     try:
         message, usage = chat(request, messages, case["tools"])
-    except (TimeoutError, urllib.error.URLError) as error:
+    except (TimeoutError, urllib.error.URLError, ClientFailure) as error:
         # The peer failed this case (no calls), not the whole evaluation.
         return {"seconds": time.monotonic() - started, "prompt_tokens": None, "completion_tokens": None,
                 "content": "", "native": [], "text": [], "error": f"{type(error).__name__}: {error}"}
@@ -246,7 +259,7 @@ def op_peer_conversation(request):
     until a reply calls nothing (or BFCL's step limit), then the next user turn. Mode "native" reads
     the calls the server parsed; "text" also reads calls out of the reply's text."""
     case = cases[request["id"]]
-    agent = "peer_" + request["mode"]
+    agent = request.get("agent") or "peer_" + request["mode"]
     messages = system_prompt(request, MULTI_TURN_INSTRUCTIONS)
     turns, prompt_tokens, completion_tokens, error = [], 0, 0, None
     started = time.monotonic()
@@ -256,7 +269,7 @@ def op_peer_conversation(request):
         for _ in range(MAXIMUM_STEP_LIMIT):
             try:
                 message, usage = chat(request, messages, case["tools"])
-            except (TimeoutError, urllib.error.URLError) as failure:
+            except (TimeoutError, urllib.error.URLError, ClientFailure) as failure:
                 error = f"{type(failure).__name__}: {failure}"
                 break
             prompt_tokens += usage.get("prompt_tokens") or 0

@@ -2,6 +2,8 @@ import Foundation
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
+import TrailheadServer
+import TrailheadTools
 
 extension EvalCommand {
     /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
@@ -29,15 +31,21 @@ extension EvalCommand {
         case "none": evaluation.usesBFCLInstructions = false
         case let other: throw UsageError("--instructions must be bfcl or none, not '\(other)'")
         }
+        var server: AgentServer?
+        if arguments.flag("serve") {
+            server = try startServer(serving: model, context: context)
+            evaluation.serveEndpoint = server?.url
+        }
+        defer { server?.stop() }
         let cases = try evaluation.cases(categories, limit: limit)
         try configureToolCount(&evaluation, arguments, categories: categories)
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
         for (number, item) in cases.enumerated() {
-            let answered = try evaluation.evaluate(item)
+            let answered = try evaluation.evaluate(item, serveFirst: number % 2 == 1)
             results += answered
             rates.add(answered[0].rates)
-            let verdicts = answered.map { "\($0.agent == .trailhead ? "trailhead" : $0.agent == .native ? "a" : "b") \($0.valid ? "ok" : "no")" }
+            let verdicts = answered.map { "\($0.agent.short) \($0.valid ? "ok" : "no")" }
             context.stderr.line(context.styled(
                 "[\(number + 1)/\(cases.count)] \(item.id): \(verdicts.joined(separator: ", ")) (\(String(format: "%.1f", answered[0].seconds)) s)"
                     + (answered[0].valid || answered[0].error.isEmpty ? "" : " — \(answered[0].error.prefix(160))"), .dim))
@@ -66,6 +74,25 @@ extension EvalCommand {
         guard let count = Int(text), count >= 0 else { throw UsageError("--distractors must be a whole number ≥ 0, not '\(text)'") }
         evaluation.distractorCount = count
         if count > 0 { evaluation.distractors = BFCLDistractors(cases: try evaluation.cases(categories, limit: nil)) }
+    }
+
+    /// `agent serve` in this process on a free port of 127.0.0.1, serving `model` as "local" (a plain
+    /// model with each request's tools), for `--serve`: the official `openai` client drives it.
+    static func startServer(serving model: any LanguageModel, context: CommandContext) throws -> AgentServer {
+        let home = CommonOptions.home(context: context)
+        let sessions = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-bfcl-\(getpid())").path
+        let server: AgentServer
+        do {
+            let registry = ToolRegistry(.init(pluginsFolder: home + "/Plugins", manifestsFolder: home + "/Manifests", home: home))
+            server = try AgentServer(
+                configuration: .init(store: try FileSessionStore(folder: sessions), models: .shared(model)), registry: registry)
+        } catch {
+            throw CommandError("--serve: agent serve did not start: \(error)")
+        }
+        let thread = Thread { server.run() }
+        thread.start()
+        context.stderr.line("agent serve (for the openai client) on \(server.url)")
+        return server
     }
 
     /// Where the peers send their requests: the managed local model's server, or the HTTP model's

@@ -47,6 +47,7 @@ struct EvalCommand: Command {
             .option("distractors", valueName: "N", help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only)."),
             .option("tool-search", valueName: "MODE", help: "With --bfcl: always, never or automatic (default) searchTools instead of listing the tools."),
             .flag("search-prompt", help: "With --bfcl: search the tools with the prompt before the first turn (ToolSearch.searchesPrompt)."),
+            .flag("serve", help: "With --bfcl: also through `agent serve` (started in this process) with the official openai client."),
             .option("instructions", valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none."),
             CommonOptions.plugins, CommonOptions.manifests,
         ],

@@ -6,33 +6,32 @@ import TrailheadSupport
 /// BFCL's multi-turn categories: a conversation of several user turns over stateful backends (a file
 /// system, a message service, a trading bot, …) that BFCL executes for real. Each agent holds the
 /// whole conversation: Trailhead as one session across the turns (its calls run on the case's live
-/// backends through the worker), each peer as a framework drives a chat-completions server. BFCL's
-/// `multi_turn_checker` then replays each agent's calls turn by turn on fresh backends and compares
+/// backends through the worker), `agent serve` and each peer as a framework drives a chat-completions
+/// server (`agent serve` with the official `openai` client). BFCL's `multi_turn_checker` then replays each agent's calls turn by turn on fresh backends and compares
 /// their state and results with the ground truth's.
 extension BFCLEvaluation {
-    /// Trailhead and the peers through every turn of `item`; results in `Agent` order.
-    func evaluateConversation(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
-        var results = [try trailheadConversation(item)]
-        guard let peerEndpoint else { return results }
-        for (agent, mode) in [(Agent.native, "native"), (.text, "text")] {
-            var request = peerRequest("peer_conversation", item, endpoint: peerEndpoint)
-            request["mode"] = .string(mode)
-            let reply = try worker.ask(.object(request))
-            let turns = reply["turns"]?.arrayValue ?? []
-            var verdict = try scoreConversation(item, agent: "peer_\(mode)", turns: turns)
-            if let error = reply["error"]?.stringValue { verdict.error += " (\(error))" }
-            results.append(CaseResult(
-                agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
-                seconds: reply["seconds"]?.doubleValue ?? 0, promptTokens: reply["prompt_tokens"]?.doubleValue.map(Int.init),
-                completionTokens: reply["completion_tokens"]?.doubleValue.map(Int.init), calls: Self.flatten(turns)))
-        }
-        return results
+    /// `item` through `agent serve` (`.endpoint`, the official `openai` client) or a peer, driven
+    /// through every turn as a framework drives a chat-completions server.
+    func drivenConversation(_ item: BFCLCase, _ agent: Agent, _ endpoint: String) throws(CommandError) -> CaseResult {
+        let name = agent == .endpoint ? "endpoint" : agent == .text ? "peer_text" : "peer_native"
+        var request = peerRequest("peer_conversation", item, endpoint: endpoint)
+        request["mode"] = .string(agent == .text ? "text" : "native")
+        request["agent"] = .string(name)
+        if agent == .endpoint { request["client"] = "openai" }
+        let reply = try worker.ask(.object(request))
+        let turns = reply["turns"]?.arrayValue ?? []
+        var verdict = try scoreConversation(item, agent: name, turns: turns)
+        if let error = reply["error"]?.stringValue { verdict.error += " (\(error))" }
+        return CaseResult(
+            agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+            seconds: reply["seconds"]?.doubleValue ?? 0, promptTokens: reply["prompt_tokens"]?.doubleValue.map(Int.init),
+            completionTokens: reply["completion_tokens"]?.doubleValue.map(Int.init), calls: Self.flatten(turns))
     }
 
     /// One session across the turns, as an agent holds a conversation: each user turn is a
     /// `respond`, whose tool loop runs until the model answers; a turn that fails leaves its calls in
     /// the transcript and the conversation goes on with the next turn.
-    private func trailheadConversation(_ item: BFCLCase) throws(CommandError) -> CaseResult {
+    func trailheadConversation(_ item: BFCLCase) throws(CommandError) -> CaseResult {
         let worker = worker, id = item.id
         let tools = item.tools.map { tool in
             var tool = tool
@@ -47,6 +46,10 @@ extension BFCLEvaluation {
         }
         let session = LanguageModelSession(
             model: model, tools: tools, instructions: item.instructions.isEmpty ? nil : Instructions(item.instructions))
+        // What an agent holding a long conversation sets: earlier turns as their request and answer
+        // (their calls and outputs left out), so the conversation stays within the model's 4,096
+        // tokens; without it, multi_turn_base_1 failed in its fourth turn at 4,100 tokens.
+        session.configuration.historyTransform = .droppingCompletedToolCalls
         if let transcripts {
             do { session.configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
                 throw CommandError("\(error)")

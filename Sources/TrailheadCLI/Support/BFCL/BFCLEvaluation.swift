@@ -23,8 +23,20 @@ struct BFCLEvaluation {
     /// Who answered a case.
     enum Agent: String, CaseIterable, Sendable {
         case trailhead
+        /// The same model through `agent serve` (in this process), driven by the official `openai` client.
+        case endpoint = "agent serve, openai client"
         case native = "peer (a) native tools"
         case text = "peer (b) calls from text"
+
+        /// For the progress line.
+        var short: String {
+            switch self {
+            case .trailhead: "trailhead"
+            case .endpoint: "serve"
+            case .native: "a"
+            case .text: "b"
+            }
+        }
     }
 
     struct CaseResult: Sendable {
@@ -55,6 +67,8 @@ struct BFCLEvaluation {
     var model: any LanguageModel
     /// The OpenAI-compatible endpoint of the same server, for the peers (nil: no peers).
     var peerEndpoint: String?
+    /// `agent serve`'s endpoint serving the same model as "local" (nil: not measured).
+    var serveEndpoint: String?
     var transcripts: String?
     var options = GenerationOptions(temperature: 0)
     /// Functions of other cases to add to each case's own (Trailhead only; the peers get the case's).
@@ -75,10 +89,21 @@ struct BFCLEvaluation {
         }
     }
 
-    /// Runs one case through Trailhead and the peers; results in `Agent` order.
-    func evaluate(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
-        if item.isConversation { return try evaluateConversation(item) }
-        var results = [try trailhead(item)]
+    /// Runs one case through Trailhead and the peers; results in `Agent` order. Trailhead's session
+    /// and `agent serve` send the same prompt, so the second finds it in the server's cache:
+    /// `serveFirst` (every other case) lets each go first as often.
+    func evaluate(_ item: BFCLCase, serveFirst: Bool = false) throws(CommandError) -> [CaseResult] {
+        let (session, endpoint) = try bothTrailheads(serveFirst: serveFirst && serveEndpoint != nil) { () throws(CommandError) in
+            item.isConversation ? try trailheadConversation(item) : try trailhead(item)
+        } endpoint: { () throws(CommandError) in
+            guard let serveEndpoint else { return nil }
+            return item.isConversation ? try drivenConversation(item, .endpoint, serveEndpoint) : try served(item, serveEndpoint)
+        }
+        var results = [session] + (endpoint.map { [$0] } ?? [])
+        if item.isConversation {
+            if let peerEndpoint { results += [try drivenConversation(item, .native, peerEndpoint), try drivenConversation(item, .text, peerEndpoint)] }
+            return results
+        }
         if let peerEndpoint {
             // The peers get the bound a Trailhead free-text answer gets, so a runaway reply ends.
             let reply = try worker.ask(.object(peerRequest("peer", item, endpoint: peerEndpoint)))
@@ -93,6 +118,31 @@ struct BFCLEvaluation {
             }
         }
         return results
+    }
+
+    private func bothTrailheads(
+        serveFirst: Bool, session: () throws(CommandError) -> CaseResult, endpoint: () throws(CommandError) -> CaseResult?
+    ) throws(CommandError) -> (CaseResult, CaseResult?) {
+        if serveFirst {
+            let served = try endpoint()
+            return (try session(), served)
+        }
+        let result = try session()
+        return (result, try endpoint())
+    }
+
+    /// The case through `agent serve` with the official `openai` client: the calls the response holds.
+    private func served(_ item: BFCLCase, _ endpoint: String) throws(CommandError) -> CaseResult {
+        var request = peerRequest("peer", item, endpoint: endpoint)
+        request["client"] = "openai"
+        let reply = try worker.ask(.object(request))
+        let calls = reply["native"]?.arrayValue ?? []
+        var verdict = try score(item, calls)
+        if let error = reply["error"]?.stringValue { verdict.error += " (\(error))" }
+        return CaseResult(
+            agent: .endpoint, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
+            seconds: reply["seconds"]?.doubleValue ?? 0, promptTokens: reply["prompt_tokens"]?.doubleValue.map(Int.init),
+            completionTokens: reply["completion_tokens"]?.doubleValue.map(Int.init), calls: calls)
     }
 
     /// A request to the worker for a peer: the bound a Trailhead free-text answer gets, so a runaway

@@ -85,7 +85,8 @@ test: build-tests
 
 # Benchmarks, on a release build. The -march=native builds are only for comparison with the
 # portable one (a build that does not run here is reported as such); tool calling is measured on
-# 30 cases of each BFCL category against two peers on the same llama-server; the plan benchmark runs a
+# 30 cases of each BFCL category (multi_turn_base too) through the session and through agent serve with
+# the official openai client, against two peers on the same llama-server; the plan benchmark runs a
 # peer (the OpenAI Agents SDK) on the same model and trips.
 bench: CONFIG = release
 bench: build
@@ -93,8 +94,7 @@ bench: build
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native without AMX (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native-noamx
 	$(BIN)/trailhead-bench all
-	$(STEP) "Python peers and BFCL (venv in the cache)" Scripts/setup-python.sh bench
-	$(BIN)/agent eval --bfcl --limit 30
+	$(BIN)/agent eval --bfcl simple_python,multiple,parallel,parallel_multiple,irrelevance,multi_turn_base --limit 30 --serve
 	Scripts/bench/plans.sh $(BIN)/agent
 
 # The HTTP edge fuzzed for a bounded time: libFuzzer (the toolchain's, -sanitize=fuzzer) on the

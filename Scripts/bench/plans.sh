@@ -14,7 +14,7 @@ out="$TRAILHEAD_CACHE/bench/plans-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out/transcripts"
 server=$("$SCRIPTS/build-llama-server.sh" 2>/dev/null | tail -n 1)
 model="$TRAILHEAD_CACHE/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-"$SCRIPTS/setup-python.sh" bench >&2
+"$SCRIPTS/setup-python.sh" >&2
 echo "results in $out" >&2
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS: Trailhead" >&2

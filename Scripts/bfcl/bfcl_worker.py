@@ -2,7 +2,7 @@
 """The Python half of `agent eval --bfcl`: BFCL v4 cases, the peers, and BFCL's own AST checker.
 
 The Berkeley Function Calling Leaderboard ships its data and checker in the `bfcl-eval` wheel
-(Apache-2.0), installed with --no-deps by `Scripts/setup-python.sh bench`: its dependencies include
+(Apache-2.0), installed with --no-deps by `Scripts/setup-python.sh`: its dependencies include
 torch and every vendor SDK. The AST checker imports the model registry only to ask whether a model
 writes dots in function names as underscores; a stand-in registry answers "no" for every model, so
 the checker runs unmodified without the registry's imports. Nothing of BFCL is copied here.

@@ -50,6 +50,7 @@ extension BFCLEvaluation {
         // (their calls and outputs left out), so the conversation stays within the model's 4,096
         // tokens; without it, multi_turn_base_1 failed in its fourth turn at 4,100 tokens.
         session.configuration.historyTransform = .droppingCompletedToolCalls
+        session.configuration.toolSearch = toolSearch
         if let transcripts {
             do { session.configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
                 throw CommandError("\(error)")

@@ -16,7 +16,7 @@ final class BFCLWorker: @unchecked Sendable {
         let script = home + "/Scripts/bfcl/bfcl_worker.py"
         guard FileManager.default.fileExists(atPath: script) else { throw CommandError("\(script) is missing: --bfcl runs from a Trailhead checkout") }
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw CommandError("\(python) is missing: run `Scripts/setup-python.sh bench` (or `make bench`) to install BFCL's data and checker")
+            throw CommandError("\(python) is missing: run `Scripts/setup-python.sh` (`make test` and `make bench` run it) to install BFCL's data and checker")
         }
         do {
             process = try ChildProcess(python, [script], options: .init(standardInput: .pipe, standardOutput: .pipe, standardError: .inherit))

@@ -1,0 +1,74 @@
+import Foundation
+@testable import TrailheadAgent
+import TrailheadModels
+import TrailheadSchema
+import XCTest
+
+@testable import TrailheadCLI
+
+/// `agent eval --bfcl multi_turn_base`, on BFCL's own first conversation (a file system and a
+/// posting API) with a scripted model: the calls run on BFCL's executable backends through the
+/// worker, what they return is what the model reads next, and BFCL's `multi_turn_checker` scores
+/// the whole conversation. The pinned bfcl-eval wheel comes from `Scripts/setup-python.sh`.
+final class BFCLConversationTests: XCTestCase {
+    private let keys = StepSchema.keys
+
+    private func call(_ name: String, _ arguments: String) -> String { #"{"\#(keys.call)":"\#(name)","\#(keys.arguments)":\#(arguments)}"# }
+    private func answer(_ text: String) -> String { #"{"\#(keys.final)":"\#(text)"}"# }
+    /// Calls chained in one model turn, as the step schema has them.
+    private func chain(_ calls: [String]) -> String {
+        var text = calls.last ?? ""
+        for call in calls.dropLast().reversed() {
+            let link: String = String(call.dropLast()) + #","\#(keys.next)":"#
+            text = link + text + "}"
+        }
+        return text
+    }
+
+    private func evaluate(_ outputs: [String]) throws -> (BFCLEvaluation.CaseResult, BFCLCase) {
+        let home = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let worker = try BFCLWorker(home: home, python: ModelAssets().cacheDirectory + "/venv/bin/python")
+        var evaluation = BFCLEvaluation(worker: worker, model: ScriptedModel(outputs: outputs), peerEndpoint: nil, transcripts: nil)
+        evaluation.toolSearch = ToolSearch(mode: .never)
+        let cases = try evaluation.cases(["multi_turn_base"], limit: 1)
+        let item = try XCTUnwrap(cases.first)
+        let results = try evaluation.evaluate(item)
+        XCTAssertEqual(results.map(\.agent), [.trailhead], "no peers without an endpoint")
+        return (try XCTUnwrap(results.first), item)
+    }
+
+    /// The ground truth's calls: "move the report into a new temp folder" (three calls in one model
+    /// turn, which must run in the order written), grep it, sort it, move the other report and diff.
+    private var groundTruth: [String] {
+        [
+            chain([call("cd", #"{"folder":"document"}"#), call("mkdir", #"{"dir_name":"temp"}"#),
+                   call("mv", #"{"source":"final_report.pdf","destination":"temp"}"#)]),
+            answer("Moved."),
+            call("cd", #"{"folder":"temp"}"#), call("grep", #"{"file_name":"final_report.pdf","pattern":"budget analysis"}"#),
+            answer("Found it."),
+            call("sort", #"{"file_name":"final_report.pdf"}"#), answer("Sorted."),
+            call("cd", #"{"folder":".."}"#), call("mv", #"{"source":"previous_report.pdf","destination":"temp"}"#),
+            call("cd", #"{"folder":"temp"}"#), call("diff", #"{"file_name1":"final_report.pdf","file_name2":"previous_report.pdf"}"#),
+            answer("Compared."),
+        ]
+    }
+
+    func testTheGroundTruthsCallsThroughTheSessionAreValid() throws {
+        let (result, item) = try evaluate(groundTruth)
+        XCTAssertEqual(item.turns.count, 4)
+        XCTAssertTrue(item.instructions.contains("At each turn"), "BFCL's words on turns: \(item.instructions)")
+        XCTAssertTrue(result.valid, "\(result.kind): \(result.error)")
+        XCTAssertEqual(result.kind, "")
+        XCTAssertEqual(result.calls.compactMap { $0["name"]?.stringValue },
+                       ["cd", "mkdir", "mv", "cd", "grep", "sort", "cd", "mv", "cd", "diff"])
+    }
+
+    func testAMissedCallLeavesTheBackendInAnotherStateAndTheCheckerSaysSo() throws {
+        // Without mkdir, mv renames the report to "temp" instead of moving it into a folder.
+        var outputs = groundTruth
+        outputs[0] = chain([call("cd", #"{"folder":"document"}"#), call("mv", #"{"source":"final_report.pdf","destination":"temp"}"#)])
+        let (result, _) = try evaluate(outputs)
+        XCTAssertFalse(result.valid)
+        XCTAssertEqual(result.kind, "multi_turn:instance_state_mismatch", result.error)
+    }
+}

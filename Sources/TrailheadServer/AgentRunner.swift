@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
@@ -39,6 +40,9 @@ struct AgentRunner: Sendable {
         var storeRetries: Int
         /// The calls of the client's functions the response ended with (the client runs them).
         var calls: [ClientCall] = []
+        /// Why the answer ended, in OpenAI's words: "stop", "length" (the request's token limit cut
+        /// it: its text so far, or none when it was cut inside a call) or "tool_calls".
+        var finishReason = "stop"
     }
 
     /// What a request adds to the run: the client's functions, and for a plain model (a request
@@ -121,9 +125,17 @@ struct AgentRunner: Sendable {
         if generation.temperature == nil { generation.temperature = agent.options.temperature }
         if generation.seed == nil { generation.seed = agent.options.seed }
 
+        // What the model turns spent, for a response cut before it completes.
+        let spent = Mutex(Usage())
         let onEvent: @Sendable (SessionEvent) -> Void = { event in
             guard case .entry(let entry) = event else { return }
             switch entry {
+            case .modelTurn(let turn):
+                spent.withLock { usage in
+                    usage.inputTokens += turn.tokensIn ?? 0
+                    usage.cachedInputTokens += turn.cachedTokensIn ?? 0
+                    usage.outputTokens += turn.tokensOut ?? 0
+                }
             case .toolCall(let call): progress(.toolCall(id: call.id, tool: call.tool, arguments: call.arguments))
             case .toolOutput(let output): progress(.toolOutput(id: output.id, tool: output.tool, result: output.result, error: output.error))
             default: break
@@ -142,6 +154,16 @@ struct AgentRunner: Sendable {
         } catch let failure as Failure {
             try? await recorder.flush(timeout: storeTimeout)
             throw failure
+        } catch LanguageModelSession.GenerationError.modelFailed(let cause) where Self.isCutByTokenLimit(cause) && generation.maxTokens != nil {
+            // The client's max_tokens ended the answer inside a step's JSON: no calls and no text,
+            // as OpenAI answers a cut (finish_reason "length"), not a server error.
+            do { try await recorder.flush(timeout: storeTimeout) } catch { throw .store(error) }
+            var usage = spent.withLock { $0 }
+            usage.outputTokens += generation.maxTokens ?? 0
+            var answer = Answer(session: session, content: "", text: "", turns: 0, usage: usage, model: model.id, entries: recorder.written,
+                                storeRetries: recorder.retries)
+            answer.finishReason = "length"
+            return answer
         } catch {
             // The transcript keeps the failure; it must reach the store too.
             try? await recorder.flush(timeout: storeTimeout)
@@ -159,7 +181,18 @@ struct AgentRunner: Sendable {
             }
             if !answer.calls.isEmpty { answer.text = "" }
         }
+        if !answer.calls.isEmpty {
+            answer.finishReason = "tool_calls"
+        } else if let last = outcome.entries.last(where: { if case .modelTurn = $0 { true } else { false } }),
+                  case .modelTurn(let turn) = last, turn.finishReason == "length" {
+            answer.finishReason = "length"
+        }
         return answer
+    }
+
+    private static func isCutByTokenLimit(_ error: any Error) -> Bool {
+        if case .outputTokenLimit? = error as? ModelError { return true }
+        return false
     }
 
     private func configure(_ session: LanguageModelSession, recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void) {

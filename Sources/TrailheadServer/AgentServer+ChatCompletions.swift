@@ -59,7 +59,7 @@ extension AgentServer {
                 }
                 let completion: GeneratedContent = [
                     "id": .string(id), "object": "chat.completion", "created": .number(Double(created)), "model": .string(agent),
-                    "choices": [["index": 0, "message": .object(message), "finish_reason": answer.calls.isEmpty ? "stop" : "tool_calls"]],
+                    "choices": [["index": 0, "message": .object(message), "finish_reason": .string(answer.finishReason)]],
                     "usage": Self.usage(answer.usage), "trailhead": Self.trailhead(answer),
                 ]
                 return .respond(.json(200, completion.jsonString, headers: ["X-Trailhead-Session": session]))
@@ -113,7 +113,7 @@ extension AgentServer {
                             // The agent rewrote what was streamed: the whole answer is in `trailhead.answer`.
                             stream.send(chunk([:], extra: [("trailhead", ["type": "answer_replaced", "answer": .string(answer.text)])]), event: nil)
                         }
-                        stream.send(chunk([:], finish: "stop", extra: [("usage", Self.usage(answer.usage)), ("trailhead", Self.trailhead(answer))]), event: nil)
+                        stream.send(chunk([:], finish: .string(answer.finishReason), extra: [("usage", Self.usage(answer.usage)), ("trailhead", Self.trailhead(answer))]), event: nil)
                     }
                     if includeUsage {
                         let usage: GeneratedContent = [

@@ -178,7 +178,7 @@ extension AgentServer {
     /// A response's output items: the calls of the client's functions, or the answer's message.
     static func outputItems(_ answer: AgentRunner.Answer) -> [GeneratedContent] {
         if !answer.calls.isEmpty { return answer.calls.map { functionCallItem($0, status: "completed") } }
-        return [messageItem(id: "msg_\(answer.session)_\(answer.entries)", text: answer.text, status: "completed")]
+        return [messageItem(id: "msg_\(answer.session)_\(answer.entries)", text: answer.text, status: answer.finishReason == "length" ? "incomplete" : "completed")]
     }
 
     static func functionCallItem(_ call: ClientCall, status: String, arguments: String? = nil) -> GeneratedContent {
@@ -198,7 +198,7 @@ extension AgentServer {
         let usage = answer?.usage ?? Usage()
         var object: JSONObject = [
             "id": .string(id ?? answer.map { "resp_\($0.session)_\($0.entries)" } ?? ""), "object": "response", "created_at": .number(created),
-            "status": answer == nil ? "in_progress" : "completed", "model": .string(agent), "previous_response_id": previous.map { .string($0) } ?? .null,
+            "status": .string(answer == nil ? "in_progress" : answer?.finishReason == "length" ? "incomplete" : "completed"), "model": .string(agent), "previous_response_id": previous.map { .string($0) } ?? .null,
             "output": .array(output),
             "usage": [
                 "input_tokens": .number(Double(usage.inputTokens)), "output_tokens": .number(Double(usage.outputTokens)),
@@ -210,6 +210,7 @@ extension AgentServer {
             "instructions": .null, "metadata": [:], "text": ["format": ["type": "text"]],
         ]
         if let answer { object["trailhead"] = Self.trailhead(answer) }
+        if answer?.finishReason == "length" { object["incomplete_details"] = ["reason": "max_output_tokens"] }
         return .object(object)
     }
 

@@ -7,7 +7,8 @@ import XCTest
 final class ClientToolsModelTests: XCTestCase {
     /// On a real model (SmolLM2-135M on the managed llama-server) what the runtime guarantees, not
     /// what a tiny model chooses: `required` makes calls whose arguments validate, a named function
-    /// is the one called, `parallel_tool_calls: false` one call at most. (`none` is left out: this
+    /// is the one called, `parallel_tool_calls: false` one call at most, a `max_tokens` cut is
+    /// `finish_reason: "length"` (inside a call or in text). (`none` is left out: this
     /// model's free text runs on until the repetition guard stops it.)
     func testOnTheTestModelToolChoiceIsEnforcedAndArgumentsValidate() throws {
         let folder = try ServeFixtures.folder()
@@ -64,5 +65,24 @@ final class ClientToolsModelTests: XCTestCase {
 
         let single = try ask(["tool_choice": "required", "parallel_tool_calls": false])
         XCTAssertEqual(try calls(single).count, 1, single.jsonString)
+
+        // The client's max_tokens cutting a call's JSON: OpenAI's "length", no calls, not an error.
+        let cut = try ask(["tool_choice": "required", "max_tokens": 3])
+        XCTAssertEqual(cut["finish_reason"]?.stringValue, "length", cut.jsonString)
+        XCTAssertTrue(try calls(cut).isEmpty, cut.jsonString)
+        // ... and cutting free text: the text so far, "length".
+        let (status, text) = try serve.post("/chat/completions", [
+            "model": "local", "messages": [["role": "user", "content": "Tell me a long story about the sea."]], "max_tokens": 4, "temperature": 0,
+        ], timeout: 120)
+        XCTAssertEqual(status, 200, text.jsonString)
+        XCTAssertEqual(text["choices"]?.arrayValue?.first?["finish_reason"]?.stringValue, "length", text.jsonString)
+        XCTAssertFalse(text["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue?.isEmpty ?? true, text.jsonString)
+        XCTAssertEqual(text["usage"]?["completion_tokens"]?.intValue, 4, text.jsonString)
+        // The Responses API says the same as "incomplete".
+        let (_, response) = try serve.post("/responses", [
+            "model": "local", "input": "Tell me a long story about the sea.", "max_output_tokens": 4, "temperature": 0,
+        ], timeout: 120)
+        XCTAssertEqual(response["status"]?.stringValue, "incomplete", response.jsonString)
+        XCTAssertEqual(response["incomplete_details"]?["reason"]?.stringValue, "max_output_tokens", response.jsonString)
     }
 }

@@ -12,6 +12,10 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case protocolViolation(model: String, message: String)
     /// The output does not match the requested schema.
     case schemaMismatch(model: String, message: String)
+    /// The output reached the request's token limit (`maxTokens`) before the JSON its schema asks
+    /// for was complete; `text` is what came (an OpenAI-compatible server answers this with
+    /// `finish_reason: "length"`).
+    case outputTokenLimit(model: String, text: String)
     /// A scripted model ran out of outputs.
     case scriptExhausted(path: String, used: Int)
     /// A schema could not be turned into a grammar.
@@ -32,6 +36,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let model, let seconds): "\(model): no answer within \(seconds) s"
         case .protocolViolation(let model, let message): "\(model): unexpected response: \(message)"
         case .schemaMismatch(let model, let message): "\(model): output does not match the schema: \(message)"
+        case .outputTokenLimit(let model, let text):
+            "\(model): the output reached the token limit before its JSON was complete: \(text.suffix(80))"
         case .scriptExhausted(let path, let used): "\(path): the script has no more outputs (all \(used) used)"
         case .unsupportedSchema(let message): "schema cannot be compiled to a grammar: \(message)"
         case .localServer(let message): "local model: \(message)"

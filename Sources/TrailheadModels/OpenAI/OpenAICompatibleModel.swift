@@ -196,10 +196,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         guard let schema, configuration.validatesOutput else { return }
         let value: GeneratedContent
         do { value = try GeneratedContent(json: text) } catch {
-            if finishReason == "length" {
-                throw .schemaMismatch(
-                    model: id, message: "the output reached the token limit before its JSON was complete: \(text.suffix(80))")
-            }
+            if finishReason == "length" { throw .outputTokenLimit(model: id, text: text) }
             throw .schemaMismatch(model: id, message: "not one JSON document (\(error)): \(text.prefix(200))")
         }
         let violations = schema.validate(value)

@@ -65,8 +65,8 @@ struct BFCLEvaluation {
     }
 
     /// Runs one case through Trailhead and the peers; results in `Agent` order.
-    func evaluate(_ item: BFCLCase) throws(CommandError) -> [CaseResult] {
-        var results = [try trailhead(item)]
+    func evaluate(_ item: BFCLCase) async throws(CommandError) -> [CaseResult] {
+        var results = [try await trailhead(item)]
         if let peerEndpoint {
             // The peers get the bound a Trailhead free-text answer gets, so a runaway reply ends.
             let reply = try worker.ask([
@@ -86,7 +86,7 @@ struct BFCLEvaluation {
         return results
     }
 
-    private func trailhead(_ item: BFCLCase) throws(CommandError) -> CaseResult {
+    private func trailhead(_ item: BFCLCase) async throws(CommandError) -> CaseResult {
         let tools = distractors?.tools(for: item, count: distractorCount) ?? item.tools
         let session = LanguageModelSession(model: model, tools: tools, instructions: Instructions(item.instructions))
         var configuration = session.configuration
@@ -100,9 +100,8 @@ struct BFCLEvaluation {
         session.configuration = configuration
         let options = options
         let started = monotonicSeconds()
-        let outcome: Result<LanguageModelSession.Response<String>, any Error> = runAsync {
-            do { return .success(try await session.respond(to: Prompt(item.prompt), options: options)) } catch { return .failure(error) }
-        }
+        let outcome: Result<LanguageModelSession.Response<String>, any Error>
+        do { outcome = .success(try await session.respond(to: Prompt(item.prompt), options: options)) } catch { outcome = .failure(error) }
         let seconds = monotonicSeconds() - started
         var calls: [GeneratedContent] = []
         for entry in session.transcript.entries {

@@ -26,7 +26,7 @@ struct ServeCommand: Command {
             --model is one model, or several comma-separated endpoints served as a fleet.
             """)
 
-    @Option(valueName: "P", in: PortNumber.any, help: "PortNumber (default 8090; 0 picks a free one, printed on stderr).")
+    @Option(valueName: "P", in: PortNumber.any, help: "Port (default 8090; 0 picks a free one, printed on stderr).")
     var port = PortNumber(8090)
     @Option(valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1).") var host = "127.0.0.1"
     @Option(valueName: "FILE", help: "The agents file (JSON).") var agents: String?

@@ -40,7 +40,8 @@ extension ArgumentValue where Self: RawRepresentable & CaseIterable, RawValue ==
     public var argumentText: String { rawValue }
 }
 
-/// A TCP port, 0…65535 (an option's range narrows it: 0 often means "a free one").
+/// A TCP port, 0…65535 (an option's range narrows it: 0 often means "a free one"). Not `Port`:
+/// Foundation has a class of that name.
 public struct PortNumber: ArgumentValue, Comparable, Hashable {
     public var number: Int
 

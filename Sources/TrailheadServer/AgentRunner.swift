@@ -269,7 +269,8 @@ struct AgentRunner: Sendable {
             throw .badRequest("a JSON trip request needs at least {\"landmark\": NAME}")
         }
         let days = content["days"]?.intValue ?? 3
-        guard (1...14).contains(days) else { throw .badRequest("days: from 1 to 14, not \(days)") }
+        let range = TripRequest.dayRange
+        guard range.contains(days) else { throw .badRequest("days: from \(range.lowerBound) to \(range.upperBound), not \(days)") }
         return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
                            companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
     }

@@ -19,7 +19,7 @@ public struct Itinerary: Generable, Sendable, Equatable {
         .destination: [.description("The landmark")],
         .description: [.sentence(4...20), .description("One sentence on this trip")],
         .rationale: [.sentence(4...20), .description("Why these dates and places suit the travellers")],
-        .days: [.count(1...14)],
+        .days: [.count(TripRequest.dayRange)],
         .companions: [.maximumCount(8), .description("People from the request, as the contacts tool names them")],
         .lodging: [.description("Where the travellers stay, a lodging place the tool returned")],
     ])

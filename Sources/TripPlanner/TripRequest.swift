@@ -10,6 +10,10 @@ public struct TripRequest: Sendable, Codable, Equatable {
     public var to: String
     public var companions: [String]
 
+    /// How many days a trip may have: the one bound `agent plan --days`, `agent eval`'s requests
+    /// and the itinerary's schema share.
+    public static let dayRange = 1...14
+
     public init(landmark: String, days: Int = 3, from: String? = nil, to: String? = nil, companions: [String] = [], today: Date = Date()) {
         self.landmark = landmark
         self.days = days
@@ -19,13 +23,15 @@ public struct TripRequest: Sendable, Codable, Equatable {
     }
 
     /// Why no plan can answer this request, checked before any tool or model is asked: an empty
-    /// landmark, a window that is not one, or one with fewer days than the trip (each message names
-    /// both numbers). Nil when the request can be planned.
+    /// landmark, days outside `dayRange`, a window that is not one, or one with fewer days than the
+    /// trip (each message names both numbers). Nil when the request can be planned.
     public var problem: String? {
         if landmark.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return "the landmark is empty: name a place to go (\"Joshua Tree National Park\")"
         }
-        guard days >= 1 else { return "a trip needs at least one day, not \(days)" }
+        guard Self.dayRange.contains(days) else {
+            return "a trip has from \(Self.dayRange.lowerBound) to \(Self.dayRange.upperBound) days, not \(days)"
+        }
         guard let first = ItineraryFormat.parseDay(from), let last = ItineraryFormat.parseDay(to) else {
             return "the window \(from)…\(to) is not two dates YYYY-MM-DD"
         }

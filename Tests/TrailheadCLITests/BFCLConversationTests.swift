@@ -25,14 +25,14 @@ final class BFCLConversationTests: XCTestCase {
         return text
     }
 
-    private func evaluate(_ outputs: [String]) throws -> (BFCLEvaluation.CaseResult, BFCLCase) {
+    private func evaluate(_ outputs: [String]) async throws -> (BFCLEvaluation.CaseResult, BFCLCase) {
         let home = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let worker = try BFCLWorker(home: home, python: ModelAssets().cacheDirectory + "/venv/bin/python")
         var evaluation = BFCLEvaluation(worker: worker, model: ScriptedModel(outputs: outputs), peerEndpoint: nil, transcripts: nil)
         evaluation.toolSearch = ToolSearch(mode: .never)
         let cases = try evaluation.cases(["multi_turn_base"], limit: 1)
         let item = try XCTUnwrap(cases.first)
-        let results = try evaluation.evaluate(item)
+        let results = try await evaluation.evaluate(item)
         XCTAssertEqual(results.map(\.agent), [.trailhead], "no peers without an endpoint")
         return (try XCTUnwrap(results.first), item)
     }
@@ -53,8 +53,8 @@ final class BFCLConversationTests: XCTestCase {
         ]
     }
 
-    func testTheGroundTruthsCallsThroughTheSessionAreValid() throws {
-        let (result, item) = try evaluate(groundTruth)
+    func testTheGroundTruthsCallsThroughTheSessionAreValid() async throws {
+        let (result, item) = try await evaluate(groundTruth)
         XCTAssertEqual(item.turns.count, 4)
         XCTAssertTrue(item.instructions.contains("At each turn"), "BFCL's words on turns: \(item.instructions)")
         XCTAssertTrue(result.valid, "\(result.kind): \(result.error)")
@@ -63,11 +63,11 @@ final class BFCLConversationTests: XCTestCase {
                        ["cd", "mkdir", "mv", "cd", "grep", "sort", "cd", "mv", "cd", "diff"])
     }
 
-    func testAMissedCallLeavesTheBackendInAnotherStateAndTheCheckerSaysSo() throws {
+    func testAMissedCallLeavesTheBackendInAnotherStateAndTheCheckerSaysSo() async throws {
         // Without mkdir, mv renames the report to "temp" instead of moving it into a folder.
         var outputs = groundTruth
         outputs[0] = chain([call("cd", #"{"folder":"document"}"#), call("mv", #"{"source":"final_report.pdf","destination":"temp"}"#)])
-        let (result, _) = try evaluate(outputs)
+        let (result, _) = try await evaluate(outputs)
         XCTAssertFalse(result.valid)
         XCTAssertEqual(result.kind, "multi_turn:instance_state_mismatch", result.error)
     }

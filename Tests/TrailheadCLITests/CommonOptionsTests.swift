@@ -22,7 +22,7 @@ final class CommonOptionsTests: XCTestCase {
         let checkout = try makeCheckout()
         let ctx = context(executable: checkout + "/.build/x86_64-unknown-linux-gnu/debug/agent", environment: ["TRAILHEAD_HOME": "/srv/th"])
         XCTAssertEqual(
-            CommonOptions.folders(ParsedArguments(), context: ctx),
+            PluginFolderOptions().resolved(ctx),
             PluginFolders(plugins: "/srv/th/Plugins", manifests: "/srv/th/Manifests"))
     }
 
@@ -30,7 +30,7 @@ final class CommonOptionsTests: XCTestCase {
         let checkout = try makeCheckout()
         let ctx = context(executable: checkout + "/.build/x86_64-unknown-linux-gnu/debug/agent")
         XCTAssertEqual(CommonOptions.home(context: ctx), checkout)
-        XCTAssertEqual(CommonOptions.folders(ParsedArguments(), context: ctx).manifests, checkout + "/Manifests")
+        XCTAssertEqual(PluginFolderOptions().resolved(ctx).manifests, checkout + "/Manifests")
     }
 
     func testCurrentDirectoryOtherwise() {
@@ -50,11 +50,12 @@ final class CommonOptionsTests: XCTestCase {
 }
 
 private struct FoldersProbe: Command {
-    static let configuration = CommandConfiguration(
-        name: "probe", summary: "Prints the plugin folders.", options: [CommonOptions.plugins, CommonOptions.manifests])
+    static let configuration = CommandConfiguration(name: "probe", summary: "Prints the plugin folders.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let folders = CommonOptions.folders(arguments, context: context)
+    @OptionGroup var pluginFolders: PluginFolderOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let folders = pluginFolders.resolved(context)
         context.stdout.line("\(folders.plugins) \(folders.manifests)")
         return .success
     }

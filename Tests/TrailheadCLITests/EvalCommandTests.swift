@@ -60,4 +60,17 @@ final class EvalCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains(":1: a request needs a \"landmark\""), result.stderr)
     }
+
+    func testARequestFileMeetsThePlansDayBound() throws {
+        let requests = try Fixtures.temporaryFile(#"{"landmark":"Kyoto","days":2}"# + "\n" + #"{"landmark":"Kyoto","days":20}"# + "\n", name: "requests.jsonl")
+        let result = try AgentProcess.run(["eval", requests, "--model", "scripted:/dev/null"] + folders)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains(":2: a trip has from 1 to 14 days, not 20"), result.stderr)
+    }
+
+    func testTypedOptionsAreCheckedBeforeAnythingRuns() throws {
+        let result = try AgentProcess.run(["eval", "/nonexistent.jsonl", "--runs", "0"] + folders)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("agent: --runs must be an integer ≥ 1, not '0'\nusage: agent eval"), result.stderr)
+    }
 }

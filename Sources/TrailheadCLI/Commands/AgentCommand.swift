@@ -16,6 +16,8 @@ public struct AgentCommand: Command {
             DoctorCommand.self, GeodataCommand.self, SchemaCommand.self,
         ])
 
+    public init() {}
+
     /// Runs `agent` with the process's command line and returns its exit status.
     public static func main(_ commandLine: [String]) -> Int32 {
         main(commandLine, version: version)

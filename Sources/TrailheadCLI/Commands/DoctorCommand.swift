@@ -12,23 +12,23 @@ struct DoctorCommand: Command {
         discussion: """
             Runs the smoke test of llama-server (as `agent model check`) on every installed local             model. Exits 0 when the default local model is available and passes it, 3 otherwise.
             """,
-        options: [
-            .option("model", valueName: "MODEL", repeatable: true, help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B)."),
-            .option("api-key-env", valueName: "VAR", help: "The environment variable holding that model's API key."),
-            .flag("json", help: "Print one JSON object."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    @Option(valueName: "MODEL", help: "Also check this model (http://HOST:PORT/v1#NAME, scripted:FILE, A,B).")
+    var model: [String] = []
+    @Option(valueName: "VAR", help: "The environment variable holding that model's API key.") var apiKeyEnv: String?
+    @Flag(help: "Print one JSON object.") var json: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
         let assets = ModelAssets(environment: context.environment)
         var models: [any LanguageModel] = [
             LocalModel(configuration: .init(model: ModelAssets.defaultModel, assets: assets)),
             LocalModel(configuration: .init(model: ModelAssets.testModel, assets: assets)),
         ]
-        for endpoint in arguments.values(of: "model") {
+        for endpoint in model {
             do {
-                models.append(
-                    try ModelSpecifier.model(endpoint, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env"), assets: assets))
+                models.append(try ModelSpecifier.model(endpoint, apiKeyEnvironmentVariable: apiKeyEnv, assets: assets))
             } catch {
                 throw UsageError("--model \(endpoint): \(error)")
             }
@@ -37,7 +37,7 @@ struct DoctorCommand: Command {
         var defaultAvailable = false
         var checkSummaries: [Int: String] = [:]
         for (index, model) in models.enumerated() {
-            let availability = runAsync { await model.availability }
+            let availability = await model.availability
             var report: JSONObject = ["id": .string(model.id), "available": .bool(availability.isAvailable)]
             if case .unavailable(let reason) = availability {
                 report["reason"] = .string(reason.description)
@@ -47,7 +47,7 @@ struct DoctorCommand: Command {
             // with its fix, rather than in the middle of a plan.
             var smokeTestPassed = availability.isAvailable
             if let local = model as? LocalModel, case .success = local.configuration.assets.locate(local.configuration.model) {
-                let check = runAsync { await LocalServerCheck.run(model: local.configuration.model, assets: local.configuration.assets) }
+                let check = await LocalServerCheck.run(model: local.configuration.model, assets: local.configuration.assets)
                 report["check"] = check.content(modelName: local.configuration.model.name)
                 checkSummaries[index] = check.summary(modelName: local.configuration.model.name, context: context)
                 smokeTestPassed = check.passed
@@ -55,14 +55,14 @@ struct DoctorCommand: Command {
             }
             if index == 0 { defaultAvailable = smokeTestPassed }
             // One managed server at a time: it belongs to the model whose file it serves.
-            if let local = model as? LocalModel, let running = runAsync({ await local.status() }),
+            if let local = model as? LocalModel, let running = await local.status(),
                 running.modelPath == local.configuration.assets.modelPath(local.configuration.model)
             {
                 report["running"] = ["pid": .number(Double(running.pid)), "endpoint": .string(running.endpoint)]
             }
             modelReports.append(.object(report))
         }
-        let folders = CommonOptions.folders(arguments, context: context)
+        let folders = pluginFolders.resolved(context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
         let pluginReports: [GeneratedContent] = registry.plugins.map { record in
             ["plugin": .string(record.name), "manifest": .string(record.manifestFile), "status": .string(record.status.description)]
@@ -72,11 +72,11 @@ struct DoctorCommand: Command {
         var cacheReports: [GeneratedContent] = []
         for folder in ["llama-server", "models", "venv", "testdata", "sdists", "run"] {
             let path = assets.cacheDirectory + "/" + folder
-            let size = directorySize(path)
+            let size = Self.directorySize(path)
             cacheReports.append(["name": .string(folder), "path": .string(path), "present": .bool(size != nil), "bytes": size.map { .number(Double($0)) } ?? .null])
         }
 
-        if arguments.flag("json") {
+        if json {
             context.stdout.line(GeneratedContent.object(["cache": .string(assets.cacheDirectory), "models": .array(modelReports), "plugins": .array(pluginReports),
                 "sandbox": ["summary": .string(sandbox.summary), "landlockABI": sandbox.landlockABI.map { .number(Double($0)) } ?? .null,
                             "seccomp": .bool(sandbox.seccomp)],

@@ -6,43 +6,35 @@ import TrailheadServer
 import TrailheadTools
 
 extension EvalCommand {
-    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
-    static func runBFCL(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let categories = arguments.positional("REQUESTS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
+    func runBFCL(context: CommandContext) async throws -> ExitCode {
+        let categories = requests.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? BFCLEvaluation.defaultCategories
-        let limit = try arguments.value(of: "limit").map { text in
-            guard let value = Int(text), value >= 1 else { throw UsageError("--limit must be a whole number ≥ 1, not '\(text)'") }
-            return value
-        }
-        let specifier = arguments.value(of: "model") ?? "local"
         let model: any LanguageModel
-        do { model = try ModelSpecifier.model(specifier) } catch { throw CommandError("\(error)", exitCode: .usage) }
-        if case .unavailable(let reason) = runAsync({ await model.availability }) {
+        do { model = try ModelSpecifier.model(self.model) } catch { throw CommandError("\(error)", exitCode: .usage) }
+        if case .unavailable(let reason) = await model.availability {
             context.stderr.line("agent: no model available: \(reason)")
             return .noModel
         }
-        let peers = arguments.flag("no-peers") ? nil : try peerEndpoint(of: model)
+        let peers = noPeers ? nil : try await Self.peerEndpoint(of: model)
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
-        let transcripts = arguments.value(of: "transcripts").map(context.absolutePath)
+        let transcripts = self.transcripts.map(context.absolutePath)
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
         var evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
-        switch arguments.value(of: "instructions") ?? "bfcl" {
-        case "bfcl": break
-        case "none": evaluation.usesBFCLInstructions = false
-        case let other: throw UsageError("--instructions must be bfcl or none, not '\(other)'")
-        }
+        evaluation.usesBFCLInstructions = instructions == .bfcl
         var server: AgentServer?
-        if arguments.flag("serve") {
-            server = try startServer(serving: model, context: context)
+        if serve {
+            server = try Self.startServer(serving: model, context: context)
             evaluation.serveEndpoint = server?.url
         }
         defer { server?.stop() }
         let cases = try evaluation.cases(categories, limit: limit)
-        try configureToolCount(&evaluation, arguments, categories: categories)
+        try configureToolCount(&evaluation, categories: categories)
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
-        for (number, item) in cases.enumerated() {
-            let answered = try evaluation.evaluate(item, serveFirst: number % 2 == 1)
+        // Ctrl-C stops after the case in progress; the cases done are reported.
+        for (number, item) in cases.enumerated() where !Task.isCancelled {
+            let answered = try await evaluation.evaluate(item, serveFirst: number % 2 == 1)
             results += answered
             rates.add(answered[0].rates)
             let verdicts = answered.map { "\($0.agent.short) \($0.valid ? "ok" : "no")" }
@@ -50,28 +42,22 @@ extension EvalCommand {
                 "[\(number + 1)/\(cases.count)] \(item.id): \(verdicts.joined(separator: ", ")) (\(String(format: "%.1f", answered[0].seconds)) s)"
                     + (answered[0].valid || answered[0].error.isEmpty ? "" : " — \(answered[0].error.prefix(160))"), .dim))
         }
-        if arguments.flag("json") {
+        if json {
             context.stdout.line(GeneratedContent.object(["results": .array(results.map(\.json)), "modelRates": .string(rates.description)]).jsonString)
         } else {
             context.stdout.line(BFCLEvaluation.table(results, categories: categories))
             context.stdout.line(BFCLEvaluation.failureKinds(results, categories: categories))
-            context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(loadAverage())")
+            context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         return .success
     }
 
     /// `--distractors N` (functions of the categories' other cases added to each case's) and
     /// `--tool-search always|never|automatic`, `--search-prompt`.
-    static func configureToolCount(_ evaluation: inout BFCLEvaluation, _ arguments: ParsedArguments, categories: [String]) throws {
-        if let text = arguments.value(of: "tool-search") {
-            guard let mode = ToolSearch.Mode(rawValue: text) else {
-                throw UsageError("--tool-search must be always, never or automatic, not '\(text)'")
-            }
-            evaluation.toolSearch = ToolSearch(mode: mode)
-        }
-        evaluation.toolSearch.searchesPrompt = arguments.flag("search-prompt")
-        guard let text = arguments.value(of: "distractors") else { return }
-        guard let count = Int(text), count >= 0 else { throw UsageError("--distractors must be a whole number ≥ 0, not '\(text)'") }
+    func configureToolCount(_ evaluation: inout BFCLEvaluation, categories: [String]) throws {
+        if let toolSearch { evaluation.toolSearch = ToolSearch(mode: toolSearch) }
+        evaluation.toolSearch.searchesPrompt = searchPrompt
+        guard let count = distractors else { return }
         evaluation.distractorCount = count
         if count > 0 { evaluation.distractors = BFCLDistractors(cases: try evaluation.cases(categories, limit: nil)) }
     }
@@ -97,10 +83,10 @@ extension EvalCommand {
 
     /// Where the peers send their requests: the managed local model's server, or the HTTP model's
     /// own endpoint; nil for a model the peers cannot reach (scripted, say).
-    static func peerEndpoint(of model: any LanguageModel) throws -> String? {
+    static func peerEndpoint(of model: any LanguageModel) async throws -> String? {
         if let local = model as? LocalModel {
             let record: LocalServerRecord
-            do { record = try runAsync { try await local.start() } } catch { throw CommandError("the local model did not start: \(error)") }
+            do { record = try await local.start() } catch { throw CommandError("the local model did not start: \(error)") }
             return record.endpoint
         }
         if let remote = model as? OpenAICompatibleModel { return remote.configuration.endpoint.baseURL.absoluteString }

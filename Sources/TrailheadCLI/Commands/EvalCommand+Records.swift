@@ -15,9 +15,7 @@ extension EvalCommand {
 
         func request(line: Int, in path: String) throws -> (TripRequest, [String]) {
             guard let landmark, !landmark.isEmpty else { throw CommandError("\(path):\(line): a request needs a \"landmark\"", exitCode: .usage) }
-            let days = days ?? 3
-            guard (1...14).contains(days) else { throw CommandError("\(path):\(line): \"days\" must be 1 to 14", exitCode: .usage) }
-            let request = TripRequest(landmark: landmark, days: days, from: from, to: to, companions: companions?.names ?? [])
+            let request = TripRequest(landmark: landmark, days: days ?? 3, from: from, to: to, companions: companions?.names ?? [])
             if let problem = request.problem { throw CommandError("\(path):\(line): \(problem)", exitCode: .usage) }
             return (request, tools?.names ?? ["poi", "calendar", "contacts"])
         }

@@ -34,24 +34,27 @@ struct EvalCommand: Command {
             the failures by kind. multi_turn_base is a conversation: every turn through one session whose calls run on \
             BFCL's executable backends (the peers driven as a framework drives a server), scored by BFCL's multi-turn checker.
             """,
-        options: [
-            .option("model", valueName: "MODEL", help: "The model (default local)."),
-            .option("runs", valueName: "N", help: "Runs of each request (default 1)."),
-            .option("recorded", valueName: "FILE", help: "Judge these recorded plans instead of planning."),
-            .option("transcripts", valueName: "DIR", help: "Where to write each run's transcript (default: a temporary folder)."),
-            .option("label", valueName: "NAME", help: "Who made the plans, for the report (default trailhead)."),
-            .flag("json", help: "Print one JSON object."),
-            .flag("bfcl", help: "Evaluate tool calling on BFCL v4 cases instead of planning trips."),
-            .option("limit", valueName: "N", help: "With --bfcl: the first N cases of each category (default all)."),
-            .flag("no-peers", help: "With --bfcl: Trailhead alone, without the peers."),
-            .option("distractors", valueName: "N", help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only)."),
-            .option("tool-search", valueName: "MODE", help: "With --bfcl: always, never or automatic (default) searchTools instead of listing the tools."),
-            .flag("search-prompt", help: "With --bfcl: search the tools with the prompt before the first turn (ToolSearch.searchesPrompt)."),
-            .flag("serve", help: "With --bfcl: also through `agent serve` (started in this process) with the official openai client."),
-            .option("instructions", valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.optional("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).")])
+        cancelsOnInterrupt: true)
+
+    @Option(valueName: "MODEL", help: "The model (default local).") var model = "local"
+    @Option(valueName: "N", in: 1..., help: "Runs of each request (default 1).") var runs = 1
+    @Option(valueName: "FILE", help: "Judge these recorded plans instead of planning.") var recorded: String?
+    @Option(valueName: "DIR", help: "Where to write each run's transcript (default: a temporary folder).") var transcripts: String?
+    @Option(valueName: "NAME", help: "Who made the plans, for the report (default trailhead).") var label = "trailhead"
+    @Flag(help: "Print one JSON object.") var json: Bool
+    @Flag(help: "Evaluate tool calling on BFCL v4 cases instead of planning trips.") var bfcl: Bool
+    @Option(valueName: "N", in: 1..., help: "With --bfcl: the first N cases of each category (default all).") var limit: Int?
+    @Flag(help: "With --bfcl: Trailhead alone, without the peers.") var noPeers: Bool
+    @Option(valueName: "N", in: 0..., help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only).")
+    var distractors: Int?
+    @Option(valueName: "MODE", help: "With --bfcl: always, never or automatic (default) searchTools instead of listing the tools.")
+    var toolSearch: ToolSearch.Mode?
+    @Flag(help: "With --bfcl: search the tools with the prompt before the first turn (ToolSearch.searchesPrompt).") var searchPrompt: Bool
+    @Flag(help: "With --bfcl: also through `agent serve` (started in this process) with the official openai client.") var serve: Bool
+    @Option(valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none.")
+    var instructions = BFCLInstructions.bfcl
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).") var requests: String?
 
     struct Run {
         var request: TripRequest
@@ -72,44 +75,41 @@ struct EvalCommand: Command {
         var passed: Bool { succeeded && evaluation?.passed == true }
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        if arguments.flag("bfcl") { return try runBFCL(arguments, context: context) }
-        guard let requestsPath = arguments.positional("REQUESTS") else { throw UsageError("missing REQUESTS (a JSON Lines file of trip requests)") }
+    func run(context: CommandContext) async throws -> ExitCode {
+        if bfcl { return try await runBFCL(context: context) }
+        guard let requestsPath = self.requests else { throw UsageError("missing REQUESTS (a JSON Lines file of trip requests)") }
         let path = context.absolutePath(requestsPath)
-        let requests = try readRequests(path)
-        let label = arguments.value(of: "label") ?? "trailhead"
+        let requests = try Self.readRequests(path)
         var runs: [Run] = []
-        if let recorded = arguments.value(of: "recorded") {
-            runs = try judgeRecorded(context.absolutePath(recorded), label: label)
+        if let recorded {
+            runs = try Self.judgeRecorded(context.absolutePath(recorded), label: label)
         } else {
-            let count = try arguments.value(of: "runs").map { text in
-                guard let value = Int(text), value >= 1 else { throw UsageError("--runs must be a whole number ≥ 1, not '\(text)'") }
-                return value
-            } ?? 1
-            let folders = CommonOptions.folders(arguments, context: context)
+            let folders = pluginFolders.resolved(context)
             let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
             defer { registry.shutdown() }
             let model: any LanguageModel
-            do { model = try ModelSpecifier.model(arguments.value(of: "model") ?? "local") } catch { throw CommandError("\(error)", exitCode: .usage) }
-            if case .unavailable(let reason) = runAsync({ await model.availability }) {
+            do { model = try ModelSpecifier.model(self.model) } catch { throw CommandError("\(error)", exitCode: .usage) }
+            if case .unavailable(let reason) = await model.availability {
                 context.stderr.line("agent: no model available: \(reason)")
                 return .noModel
             }
-            let folder = arguments.value(of: "transcripts").map(context.absolutePath)
+            let folder = transcripts.map(context.absolutePath)
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-eval-\(UUID().uuidString)").path
-            for round in 1...count {
-                for (number, (request, tools)) in requests.enumerated() {
+            // Ctrl-C stops after the run in progress (itself cancelled); the runs done are reported.
+            for round in 1...self.runs where !Task.isCancelled {
+                for (number, (request, tools)) in requests.enumerated() where !Task.isCancelled {
                     let transcriptPath = "\(folder)/\(number + 1)-\(round).jsonl"
-                    let result = try plan(request, tools: tools, model: model, registry: registry, transcript: transcriptPath, index: round, label: label)
+                    let result = try await Self.plan(
+                        request, tools: tools, model: model, registry: registry, transcript: transcriptPath, index: round, label: label)
                     context.stderr.line(context.styled("\(Self.title(request)) run \(round): \(result.passed ? "ok" : "FAILED") in \(String(format: "%.1f", result.wallSeconds)) s (floor \(String(format: "%.1f", result.floorSeconds)) s); transcript \(transcriptPath)", .dim))
                     runs.append(result)
                 }
             }
         }
-        if arguments.flag("json") {
-            context.stdout.line(report(runs).jsonString)
+        if json {
+            context.stdout.line(Self.report(runs).jsonString)
         } else {
-            printTable(runs, context: context)
+            Self.printTable(runs, context: context)
         }
         return runs.allSatisfy(\.passed) ? .success : .failure
     }
@@ -118,7 +118,7 @@ struct EvalCommand: Command {
 
     static func plan(
         _ request: TripRequest, tools names: [String], model: any LanguageModel, registry: ToolRegistry, transcript path: String, index: Int, label: String
-    ) throws -> Run {
+    ) async throws -> Run {
         let tools: [PluginTool]
         do { tools = try registry.sessionTools(plugins: names) } catch { throw CommandError(error.message, exitCode: .usage) }
         let writer: TranscriptWriter
@@ -126,7 +126,7 @@ struct EvalCommand: Command {
         let options = GenerationOptions(temperature: 0.2)
         let planner = TripPlanner(request: request)
         let started = monotonicSeconds()
-        let outcome = TripPlanRun(
+        let outcome = await TripPlanRun(
             planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
             recording: PlanRecording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
         ).run()
@@ -246,4 +246,11 @@ struct EvalCommand: Command {
             summary.runs, summary.succeeded, summary.passed, summary.medianWallSeconds, summary.medianWallOverFloor,
             summary.promptTokensPerSecond, summary.decodeTokensPerSecond))
     }
+}
+
+extension ToolSearch.Mode: ArgumentValue {}
+
+/// `--instructions`: BFCL's system prompt for every agent, or none.
+enum BFCLInstructions: String, CaseIterable, ArgumentValue {
+    case bfcl, none
 }

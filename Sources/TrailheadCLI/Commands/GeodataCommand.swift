@@ -8,15 +8,19 @@ struct GeodataCommand: Command {
         name: "geodata",
         summary: "Build, extend and inspect the points-of-interest index.",
         subcommands: [GeodataBuildCommand.self, GeodataImportCommand.self, GeodataInfoCommand.self])
+}
 
-    /// Where the index lives unless `--index` says otherwise: `$TRAILHEAD_CACHE/geo/poi.sqlite`.
-    static func defaultIndex(_ context: CommandContext) -> String {
+/// `--index PATH`, shared by the commands that read or extend an index.
+struct GeodataIndexOptions: ParsableArguments {
+    @Option(valueName: "PATH", help: "The index file (default: $TRAILHEAD_CACHE/geo/poi.sqlite).")
+    var index: String?
+
+    /// The index's path: the option, else `$TRAILHEAD_CACHE/geo/poi.sqlite`.
+    func path(_ context: CommandContext) -> String {
+        if let index { return context.absolutePath(index) }
         let cache = context.environment["TRAILHEAD_CACHE"] ?? (NSHomeDirectory() + "/.cache/trailhead")
         return cache + "/geo/poi.sqlite"
     }
-
-    static let indexOption = OptionSpec.option(
-        "index", valueName: "PATH", help: "The index file (default: $TRAILHEAD_CACHE/geo/poi.sqlite).")
 }
 
 /// `agent geodata build --out PATH [--landmarks DIR] [--geojson FILE]…`
@@ -30,19 +34,17 @@ struct GeodataBuildCommand: Command {
             (.geojsonseq), either gzip-compressed (.gz), or an OpenStreetMap extract (.osm.pbf,
             converted with osmium). Non-places (eclipses, meridians, lists) and rows that repeat
             a curated place are left out and counted (Data/poi/README.md has the rules).
-            """,
-        options: [
-            .option("out", valueName: "PATH", help: "The index file to write (replaced if it exists)."),
-            .option("landmarks", valueName: "DIR", help: "Folder of curated landmark files (<slug>.json)."),
-            .option("geojson", valueName: "FILE", repeatable: true, help: "A GeoJSON or .osm.pbf file to import; repeatable."),
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard let out = arguments.value(of: "out") else { throw UsageError("missing --out PATH") }
+    @Option(valueName: "PATH", help: "The index file to write (replaced if it exists).") var out: String?
+    @Option(valueName: "DIR", help: "Folder of curated landmark files (<slug>.json).") var landmarks: String?
+    @Option(valueName: "FILE", help: "A GeoJSON or .osm.pbf file to import; repeatable.") var geojson: [String] = []
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        guard let out else { throw UsageError("missing --out PATH") }
         let summary = try GeoIndexBuilder.build(
-            output: context.absolutePath(out),
-            landmarksDirectory: arguments.value(of: "landmarks").map(context.absolutePath),
-            geoJSONFiles: arguments.values(of: "geojson").map(context.absolutePath))
+            output: context.absolutePath(out), landmarksDirectory: landmarks.map(context.absolutePath),
+            geoJSONFiles: geojson.map(context.absolutePath))
         context.stdout.line("\(out): \(summary)")
         return .success
     }
@@ -60,15 +62,14 @@ struct GeodataImportCommand: Command {
             beach, stargazing, landmark, town, airport) or OpenStreetMap tags that map to one
             (tourism=viewpoint, amenity=restaurant, historic=castle…); others are skipped and
             counted. Files in $TRAILHEAD_CACHE/geo/extra/ are imported by every `make` rebuild.
-            """,
-        options: [GeodataCommand.indexOption],
-        positionals: [.variadic("FILE", help: "GeoJSON (.geojson, .geojsonseq) or OpenStreetMap (.osm.pbf) files.")])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let files = arguments.positionals("FILE")
+    @OptionGroup var index: GeodataIndexOptions
+    @Argument("FILE", help: "GeoJSON (.geojson, .geojsonseq) or OpenStreetMap (.osm.pbf) files.") var files: [String]
+
+    func run(context: CommandContext) async throws -> ExitCode {
         guard !files.isEmpty else { throw UsageError("give at least one FILE to import") }
-        let index = arguments.value(of: "index").map(context.absolutePath) ?? GeodataCommand.defaultIndex(context)
-        let writer = try GeoIndexWriter(path: index)
+        let writer = try GeoIndexWriter(path: index.path(context))
         for file in files {
             let summary = try writer.importFile(context.absolutePath(file))
             context.stdout.line("\(file): \(summary)")
@@ -83,11 +84,12 @@ struct GeodataImportCommand: Command {
 struct GeodataInfoCommand: Command {
     static let configuration = CommandConfiguration(
         name: "info",
-        summary: "Show what an index holds: places by category, landmarks, sources.",
-        options: [GeodataCommand.indexOption])
+        summary: "Show what an index holds: places by category, landmarks, sources.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = arguments.value(of: "index").map(context.absolutePath) ?? GeodataCommand.defaultIndex(context)
+    @OptionGroup var index: GeodataIndexOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let path = index.path(context)
         let index = try GeoIndex(path: path)
         let counts = try index.countsByCategory()
         context.stdout.line("index: \(path)")

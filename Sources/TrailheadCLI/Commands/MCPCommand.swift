@@ -26,21 +26,18 @@ struct MCPServeCommand: Command {
             process's stdin and stdout (logs go to stderr) until stdin closes; with --http PORT it \
             listens on http://127.0.0.1:PORT/mcp (0 picks a free port; the URL is printed on stderr) \
             until interrupted.
-            """,
-        options: [
-            .option("tools", valueName: "LIST", help: "Plugins whose tools to serve, comma-separated (default: every registered plugin)."),
-            .option("http", valueName: "PORT", help: "Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let port = try arguments.value(of: "http").map { text throws(CommandError) -> Int in
-            guard let port = Int(text), (0...65535).contains(port) else { throw CommandError("--http must be a port from 0 to 65535", exitCode: .usage) }
-            return port
-        }
-        let registry = ToolsCommand.registry(arguments, context: context)
+    @Option(valueName: "LIST", help: "Plugins whose tools to serve, comma-separated (default: every registered plugin).")
+    var tools: NameList?
+    @Option(valueName: "PORT", in: PortNumber.any, help: "Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio.")
+    var http: PortNumber?
+    @OptionGroup var pluginFolders: PluginFolderOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let registry = ToolsCommand.registry(pluginFolders, context: context)
         defer { registry.shutdown() }
-        let plugins = arguments.value(of: "tools").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        let plugins = self.tools?.names
         for name in plugins ?? [] {
             guard let record = registry.plugin(named: name) else {
                 let known = registry.plugins.compactMap(\.manifest?.plugin).joined(separator: ", ")
@@ -53,9 +50,9 @@ struct MCPServeCommand: Command {
         }
         let server = MCPToolServer(registry: registry, plugins: plugins)
         let tools = server.toolNames
-        guard let port else {
+        guard let port = http?.number else {
             context.stderr.line("agent mcp serve: \(tools.count) tools on stdio")
-            do { try server.serveStandardIO() } catch { throw CommandError(error.message) }
+            do { try await onOwnThread { try server.serveStandardIO() } } catch let error as PluginLoadError { throw CommandError(error.message) }
             return .success
         }
         // Ctrl-C or SIGTERM stops the listener; the workers are stopped on the way out.
@@ -63,8 +60,8 @@ struct MCPServeCommand: Command {
         do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
         defer { watches.forEach { $0.stop() } }
         do {
-            try server.serveHTTP(port: port) { url in context.stderr.line("agent mcp serve: \(tools.count) tools on \(url)") }
-        } catch {
+            try await onOwnThread { try server.serveHTTP(port: port) { url in context.stderr.line("agent mcp serve: \(tools.count) tools on \(url)") } }
+        } catch let error as HTTPError {
             throw CommandError(error.message)
         }
         return .success

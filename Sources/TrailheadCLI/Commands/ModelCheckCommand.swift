@@ -14,22 +14,26 @@ struct ModelCheckCommand: Command {
             passes, 1 when one fails (a crash, e.g. SIGILL on a CPU the binary does not suit, is \
             named with its fix), 3 when nothing is installed to check.
             """,
-        options: [
-            .option("model", valueName: "NAME", help: "'default' (Qwen2.5-Coder-1.5B), 'test' (SmolLM2-135M) or 'all' (default: all installed)."),
-            .option("server", valueName: "PATH", help: "The llama-server binary to check (default: the installed one)."),
-            .flag("json", help: "Print one JSON object per model, one per line."),
-        ])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    /// Which installed models to check.
+    enum Models: String, CaseIterable, ArgumentValue {
+        case `default`, test, all
+    }
+
+    @Option(valueName: "NAME", help: "'default' (Qwen2.5-Coder-1.5B), 'test' (SmolLM2-135M) or 'all' (default: all installed).")
+    var model = Models.all
+    @Option(valueName: "PATH", help: "The llama-server binary to check (default: the installed one).") var server: String?
+    @Flag(help: "Print one JSON object per model, one per line.") var json: Bool
+
+    func run(context: CommandContext) async throws -> ExitCode {
         var environment = context.environment
-        if let server = arguments.value(of: "server") { environment["TRAILHEAD_LLAMA_SERVER"] = context.absolutePath(server) }
+        if let server { environment["TRAILHEAD_LLAMA_SERVER"] = context.absolutePath(server) }
         let assets = ModelAssets(environment: environment)
-        let candidates: [ModelAssets.ModelFile]
-        switch arguments.value(of: "model") ?? "all" {
-        case "default": candidates = [ModelAssets.defaultModel]
-        case "test": candidates = [ModelAssets.testModel]
-        case "all": candidates = [ModelAssets.testModel, ModelAssets.defaultModel]
-        case let other: throw UsageError("unknown local model '\(other)': use 'default', 'test' or 'all'")
+        let candidates: [ModelAssets.ModelFile] = switch model {
+        case .default: [ModelAssets.defaultModel]
+        case .test: [ModelAssets.testModel]
+        case .all: [ModelAssets.testModel, ModelAssets.defaultModel]
         }
         let installed = candidates.filter { FileManager.default.fileExists(atPath: assets.modelPath($0)) }
         guard !installed.isEmpty else {
@@ -42,9 +46,9 @@ struct ModelCheckCommand: Command {
         }
         var allPassed = true
         for file in installed {
-            let check = runAsync { await LocalServerCheck.run(model: file, assets: assets) }
+            let check = await LocalServerCheck.run(model: file, assets: assets)
             allPassed = allPassed && check.passed
-            if arguments.flag("json") {
+            if json {
                 context.stdout.line(check.content(modelName: file.name).jsonString)
             } else {
                 context.stdout.line(check.summary(modelName: file.name, context: context))

@@ -16,38 +16,9 @@ struct ModelCommand: Command {
             """,
         subcommands: [ModelStatusCommand.self, ModelStartCommand.self, ModelStopCommand.self, ModelPrewarmCommand.self, ModelCheckCommand.self])
 
-    /// Options shared by the subcommands.
-    static let options: [OptionSpec] = [
-        .option("model", valueName: "NAME", help: "'default' (Qwen2.5-Coder-1.5B) or 'test' (SmolLM2-135M)."),
-        .option("port", valueName: "PORT", help: "A fixed port on 127.0.0.1 (default: a free one)."),
-        .option("idle-minutes", valueName: "N", help: "Stop after N minutes without requests (0: never)."),
-    ]
-
-    static func localModel(_ arguments: ParsedArguments, context: CommandContext) throws -> LocalModel {
-        let file: ModelAssets.ModelFile
-        switch arguments.value(of: "model") ?? "default" {
-        case "default": file = ModelAssets.defaultModel
-        case "test": file = ModelAssets.testModel
-        case let other: throw UsageError("unknown local model '\(other)': use 'default' or 'test'")
-        }
-        var port: Int?
-        if let text = arguments.value(of: "port") {
-            guard let value = Int(text), (1...65535).contains(value) else { throw UsageError("--port must be 1…65535, not '\(text)'") }
-            port = value
-        }
-        var idle: Int? = 600
-        if let text = arguments.value(of: "idle-minutes") {
-            guard let minutes = Int(text), minutes >= 0 else { throw UsageError("--idle-minutes must be a whole number ≥ 0") }
-            idle = minutes == 0 ? nil : minutes * 60
-        }
-        return LocalModel(
-            configuration: LocalModelConfiguration(
-                model: file, assets: ModelAssets(environment: context.environment), port: port, idleShutdownSeconds: idle))
-    }
-
     /// Prints why the model cannot be used and returns exit code 3, or nil when it can.
-    static func unavailableExit(_ model: LocalModel, context: CommandContext) -> ExitCode? {
-        if case .unavailable(let reason) = runAsync({ await model.availability }) {
+    static func unavailableExit(_ model: LocalModel, context: CommandContext) async -> ExitCode? {
+        if case .unavailable(let reason) = await model.availability {
             context.stderr.line("agent: \(model.id): \(reason)")
             return .noModel
         }
@@ -55,16 +26,42 @@ struct ModelCommand: Command {
     }
 }
 
+/// The options every `agent model` subcommand takes: which local model, and how to run it.
+struct LocalModelOptions: ParsableArguments {
+    /// The installed local models by the names the options use.
+    enum Name: String, CaseIterable, ArgumentValue {
+        case `default`, test
+
+        var file: ModelAssets.ModelFile { self == .default ? ModelAssets.defaultModel : ModelAssets.testModel }
+    }
+
+    @Option(valueName: "NAME", help: "'default' (Qwen2.5-Coder-1.5B) or 'test' (SmolLM2-135M).")
+    var model = Name.default
+    @Option(valueName: "PORT", in: PortNumber.fixed, help: "A fixed port on 127.0.0.1 (default: a free one).")
+    var port: PortNumber?
+    @Option(valueName: "N", in: 0..., help: "Stop after N minutes without requests (0: never).")
+    var idleMinutes = 10
+
+    func localModel(context: CommandContext) -> LocalModel {
+        LocalModel(
+            configuration: LocalModelConfiguration(
+                model: model.file, assets: ModelAssets(environment: context.environment), port: port?.number,
+                idleShutdownSeconds: idleMinutes == 0 ? nil : idleMinutes * 60))
+    }
+}
+
 struct ModelStatusCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "status", summary: "Say whether the local model is installed and running.",
-        options: ModelCommand.options + [.flag("json", help: "Print a JSON object.")])
+        name: "status", summary: "Say whether the local model is installed and running.", cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let model = try ModelCommand.localModel(arguments, context: context)
-        let availability = runAsync { await model.availability }
-        let running = runAsync { await model.status() }
-        if arguments.flag("json") {
+    @OptionGroup var options: LocalModelOptions
+    @Flag(help: "Print a JSON object.") var json: Bool
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let model = options.localModel(context: context)
+        let availability = await model.availability
+        let running = await model.status()
+        if json {
             var object: JSONObject = ["model": .string(model.id), "available": .bool(availability.isAvailable)]
             if case .unavailable(let reason) = availability {
                 object["reason"] = .string(reason.description)
@@ -87,14 +84,15 @@ struct ModelStatusCommand: Command {
 
 struct ModelStartCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "start", summary: "Start the local model (or find it running) and print its endpoint.",
-        options: ModelCommand.options)
+        name: "start", summary: "Start the local model (or find it running) and print its endpoint.", cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let model = try ModelCommand.localModel(arguments, context: context)
-        if let exit = ModelCommand.unavailableExit(model, context: context) { return exit }
+    @OptionGroup var options: LocalModelOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let model = options.localModel(context: context)
+        if let exit = await ModelCommand.unavailableExit(model, context: context) { return exit }
         let started = monotonicSeconds()
-        let record = try runAsync { try await model.start() }
+        let record = try await model.start()
         context.stdout.line("\(model.id): running, pid \(record.pid) at \(record.endpoint)")
         context.stderr.line(String(format: "ready in %.2f s", monotonicSeconds() - started))
         return .success
@@ -103,11 +101,13 @@ struct ModelStartCommand: Command {
 
 struct ModelStopCommand: Command {
     static let configuration = CommandConfiguration(
-        name: "stop", summary: "Stop the local model if it runs.", options: ModelCommand.options)
+        name: "stop", summary: "Stop the local model if it runs.", cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let model = try ModelCommand.localModel(arguments, context: context)
-        if let record = runAsync({ await model.stop() }) {
+    @OptionGroup var options: LocalModelOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let model = options.localModel(context: context)
+        if let record = await model.stop() {
             context.stdout.line("stopped pid \(record.pid) (\(record.endpoint))")
         } else {
             context.stdout.line("not running")
@@ -120,14 +120,16 @@ struct ModelPrewarmCommand: Command {
     static let configuration = CommandConfiguration(
         name: "prewarm",
         summary: "Start the local model and evaluate an instructions prefix into its cache.",
-        options: ModelCommand.options + [
-            .option("instructions", valueName: "TEXT|@FILE", help: "The system message a session will start with."),
-        ])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let model = try ModelCommand.localModel(arguments, context: context)
-        if let exit = ModelCommand.unavailableExit(model, context: context) { return exit }
-        var instructions = arguments.value(of: "instructions") ?? "You are a helpful assistant."
+    @OptionGroup var options: LocalModelOptions
+    @Option(valueName: "TEXT|@FILE", help: "The system message a session will start with.")
+    var instructions = "You are a helpful assistant."
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let model = options.localModel(context: context)
+        if let exit = await ModelCommand.unavailableExit(model, context: context) { return exit }
+        var instructions = self.instructions
         if instructions.hasPrefix("@") {
             let path = context.absolutePath(String(instructions.dropFirst()))
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read \(path)", exitCode: .usage) }
@@ -135,12 +137,9 @@ struct ModelPrewarmCommand: Command {
         }
         let started = monotonicSeconds()
         let prefix: [ChatMessage] = [.system(instructions)]
-        try runAsync { try await model.prewarm(prefix: prefix) }
+        try await model.prewarm(prefix: prefix)
         context.stdout.line(String(format: "\(model.id): prewarmed in %.2f s", monotonicSeconds() - started))
         return .success
     }
 }
-
-// MARK: - Bridging to async
-
 

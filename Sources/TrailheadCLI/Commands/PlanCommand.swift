@@ -23,68 +23,53 @@ struct PlanCommand: Command {
             Models: local (default), local:test, http://HOST:PORT/v1#NAME, scripted:FILE; --fallback
             adds a second one used when the first is unavailable or fails.
             """,
-        options: [
-            .option("days", valueName: "N", help: "Number of days (default 3)."),
-            .option("from", valueName: "DATE", help: "First day to consider, YYYY-MM-DD (default tomorrow)."),
-            .option("to", valueName: "DATE", help: "Last day to consider, YYYY-MM-DD (default 60 days on)."),
-            .option("tools", valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default poi,calendar,contacts)."),
-            .option("with", valueName: "NAMES", help: "Companions, comma-separated (\"Ana, Ben\")."),
-            .option("model", valueName: "MODEL", help: "The model (default local)."),
-            .option("fallback", valueName: "MODEL", help: "A model to fall back to."),
-            .option("api-key-env", valueName: "VAR", help: "Environment variable holding the API key of an HTTP model."),
-            .option("format", valueName: "FORMAT", help: "text, markdown, json, ics or geojson (default text)."),
-            .option("transcript", valueName: "FILE", help: "Where to write the transcript (default runs/<time>-<landmark>.jsonl)."),
-            .option("trace", valueName: "FILE", help: "Also write a Chrome trace-event file (opens in Perfetto)."),
-            .option("max-turns", valueName: "N", help: "Most model turns (default 10)."),
-            .option("temperature", valueName: "T", help: "Sampling temperature (default 0.2)."),
-            .option("seed", valueName: "N", help: "Sampling seed."),
-            .flag("include-schema", help: "Copy the tool schemas into the prompt (off: output is constrained anyway)."),
-            .flag("no-stream", help: "Print only the finished itinerary."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.required("LANDMARK", help: "Where to go (\"Joshua Tree National Park\").")])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let options = try PlanOptions(arguments, context: context)
-        let registry = ToolRegistry(.init(pluginsFolder: options.folders.plugins, manifestsFolder: options.folders.manifests,
-                                          home: CommonOptions.home(context: context)))
+    @OptionGroup var options: PlanOptions
+    @Argument("LANDMARK", help: "Where to go (\"Joshua Tree National Park\").") var landmark: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let request = try options.request(to: landmark)
+        let folders = options.pluginFolders.resolved(context)
+        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
         defer { registry.shutdown() }
+        let toolPlugins = options.tools.names
         let tools: [PluginTool]
-        do { tools = try registry.sessionTools(plugins: options.toolPlugins) } catch { throw CommandError(error.message, exitCode: .usage) }
-        let model = try options.makeModel()
+        do { tools = try registry.sessionTools(plugins: toolPlugins) } catch { throw CommandError(error.message, exitCode: .usage) }
+        let model = try options.models.makeModel()
         let progress = Progress(context: context)
 
-        let availability = runAsync { await model.availability }
+        let availability = await model.availability
         if case .unavailable(let reason) = availability {
             context.stderr.line("agent: no model available: \(reason)")
             if let fix = reason.fix { context.stderr.line("  to fix: \(fix)") }
-            printOfflineDescription(options.request.landmark, registry: registry, context: context)
+            Self.printOfflineDescription(request.landmark, registry: registry, context: context)
             return .noModel
         }
 
-        let transcriptPath = options.transcriptPath(home: CommonOptions.home(context: context))
+        let transcriptPath = options.transcriptPath(for: request, context: context)
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
-        let trace = try options.tracePath.map { path throws(CommandError) in
+        let trace = try options.trace.map { path throws(CommandError) in
             do { return try Trace(path: context.absolutePath(path)) } catch { throw CommandError("\(error)") }
         }
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
 
-        let streaming = options.stream && context.stdout.isTerminal && options.format == .text
+        let streaming = !options.noStream && context.stdout.isTerminal && options.format == .text
         let view = StreamView(enabled: streaming, output: context.stdout)
         let places = PlaceIndex()
-        let planner = TripPlanner(request: options.request, includeSchemaInPrompt: options.includeSchema, maximumTurns: options.maximumTurns)
+        let planner = TripPlanner(request: request, includeSchemaInPrompt: options.includeSchema, maximumTurns: options.maxTurns)
         let run = TripPlanRun(
             planner: planner, model: model, tools: tools, options: options.generation, transcript: transcript, trace: trace,
-            recording: PlanRecording(request: options.request, plugins: options.toolPlugins, includeSchema: options.includeSchema,
-                                     maximumTurns: options.maximumTurns, options: options.generation),
+            recording: PlanRecording(request: request, plugins: toolPlugins, includeSchema: options.includeSchema,
+                                     maximumTurns: options.maxTurns, options: options.generation),
             onEvent: { event in
                 progress.report(event)
                 if case .entry(let entry) = event { places.record(entry) }
             },
             onSnapshot: { view.update($0) })
-        let outcome = run.run()
+        let outcome = await run.run()
         progress.done()
         switch outcome {
         case .finished(let itinerary, let turns):

@@ -4,85 +4,55 @@ import TrailheadModels
 import TrailheadSchema
 import TripPlanner
 
-/// `agent plan`'s options, checked: a bad value is a usage error naming the option.
-struct PlanOptions {
-    var request: TripRequest
-    var toolPlugins: [String]
-    var modelSpec: String
-    var apiKeyEnvironmentVariable: String?
-    var format: ItineraryFormat
-    var transcript: String?
-    var tracePath: String?
-    var maximumTurns: Int
-    var generation: GenerationOptions
-    var includeSchema: Bool
-    var stream: Bool
-    var folders: PluginFolders
+/// `agent plan`'s options: a bad value is a usage error naming the option, before anything runs.
+struct PlanOptions: ParsableArguments {
+    @Option(valueName: "N", in: TripRequest.dayRange, help: "Number of days (default 3).") var days = 3
+    @Option(valueName: "DATE", help: "First day to consider, YYYY-MM-DD (default tomorrow).") var from: CalendarDay?
+    @Option(valueName: "DATE", help: "Last day to consider, YYYY-MM-DD (default 60 days on).") var to: CalendarDay?
+    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default poi,calendar,contacts).")
+    var tools: NameList = ["poi", "calendar", "contacts"]
+    @Option(name: "with", valueName: "NAMES", help: "Companions, comma-separated (\"Ana, Ben\").") var companions: NameList = []
+    @OptionGroup var models: ModelOptions
+    @Option(valueName: "FORMAT", help: "text, markdown, json, ics or geojson (default text).") var format = ItineraryFormat.text
+    @Option(valueName: "FILE", help: "Where to write the transcript (default runs/<time>-<landmark>.jsonl).") var transcript: String?
+    @Option(valueName: "FILE", help: "Also write a Chrome trace-event file (opens in Perfetto).") var trace: String?
+    @Option(valueName: "N", in: 1...50, help: "Most model turns (default 10).") var maxTurns = 10
+    @Option(valueName: "T", in: 0.0...2.0, help: "Sampling temperature (default 0.2).") var temperature = 0.2
+    @Option(valueName: "N", help: "Sampling seed.") var seed: Int?
+    @Flag(help: "Copy the tool schemas into the prompt (off: output is constrained anyway).") var includeSchema: Bool
+    @Flag(help: "Print only the finished itinerary.") var noStream: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
 
-    init(_ arguments: ParsedArguments, context: CommandContext) throws {
-        let days = try Self.integer(arguments, "days", default: 3, in: 1...14)
-        let from = try Self.date(arguments, "from")
-        let to = try Self.date(arguments, "to")
-        if let from, let to, from > to { throw UsageError("--from \(from) is after --to \(to)") }
-        let companions = (arguments.value(of: "with") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        request = TripRequest(landmark: arguments.positional("LANDMARK")!, days: days, from: from, to: to, companions: companions)
-        // Before any tool or model is asked: a plan from an empty landmark or a window too short
-        // for the trip could only be made up.
+    /// The trip to `landmark`, checked before any tool or model is asked: a plan from an empty
+    /// landmark or a window too short for the trip could only be made up.
+    func request(to landmark: String) throws(UsageError) -> TripRequest {
+        if let from, let to, from > to { throw UsageError("--from \(from.text) is after --to \(to.text)") }
+        let request = TripRequest(landmark: landmark, days: days, from: from?.text, to: to?.text, companions: companions.names)
         if let problem = request.problem { throw UsageError(problem) }
-        toolPlugins = (arguments.value(of: "tools") ?? "poi,calendar,contacts").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        modelSpec = arguments.value(of: "model") ?? "local"
-        if let fallback = arguments.value(of: "fallback") { modelSpec += "," + fallback }
-        apiKeyEnvironmentVariable = arguments.value(of: "api-key-env")
-        let formatName = arguments.value(of: "format") ?? "text"
-        guard let format = ItineraryFormat(rawValue: formatName) else {
-            throw UsageError("--format must be one of \(ItineraryFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatName)'")
-        }
-        self.format = format
-        transcript = arguments.value(of: "transcript").map(context.absolutePath)
-        tracePath = arguments.value(of: "trace")
-        maximumTurns = try Self.integer(arguments, "max-turns", default: 10, in: 1...50)
-        let temperature = try arguments.value(of: "temperature").map { text in
-            guard let value = Double(text), (0...2).contains(value) else { throw UsageError("--temperature must be a number from 0 to 2, not '\(text)'") }
-            return value
-        } ?? 0.2
-        let seed = try arguments.value(of: "seed").map { text in
-            guard let value = Int(text) else { throw UsageError("--seed must be an integer, not '\(text)'") }
-            return value
-        }
-        // No token limit: the session sets each turn's from its schema's longest answer.
-        generation = GenerationOptions(temperature: temperature, seed: seed)
-        includeSchema = arguments.flag("include-schema")
-        stream = !arguments.flag("no-stream")
-        folders = CommonOptions.folders(arguments, context: context)
+        return request
     }
 
-    func makeModel() throws -> any LanguageModel {
-        do {
-            return try ModelSpecifier.model(modelSpec, apiKeyEnvironmentVariable: apiKeyEnvironmentVariable)
-        } catch {
-            throw CommandError("\(error)", exitCode: .usage)
-        }
-    }
+    /// No token limit: the session sets each turn's from its schema's longest answer.
+    var generation: GenerationOptions { GenerationOptions(temperature: temperature, seed: seed) }
 
     /// The transcript's path: as given, or a new file in the runs folder.
-    func transcriptPath(home: String) -> String {
-        transcript ?? CommonOptions.newTranscriptPath(home: home, naming: request.landmark)
-    }
-
-    private static func integer(_ arguments: ParsedArguments, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-        guard let text = arguments.value(of: name) else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
-    }
-
-    private static func date(_ arguments: ParsedArguments, _ name: String) throws -> String? {
-        guard let text = arguments.value(of: name) else { return nil }
-        guard ItineraryFormat.parseDay(text) != nil, text.count == 10 else {
-            throw UsageError("--\(name) must be a date YYYY-MM-DD, not '\(text)'")
-        }
-        return text
+    func transcriptPath(for request: TripRequest, context: CommandContext) -> String {
+        transcript.map(context.absolutePath) ?? CommonOptions.newTranscriptPath(home: CommonOptions.home(context: context), naming: request.landmark)
     }
 }
+
+/// A calendar day written YYYY-MM-DD (`--from 2026-12-01`).
+struct CalendarDay: ArgumentValue, Comparable {
+    var text: String
+
+    init?(argument word: String) {
+        guard word.count == 10, ItineraryFormat.parseDay(word) != nil else { return nil }
+        text = word
+    }
+
+    static var expectation: String { "a date YYYY-MM-DD" }
+    var argumentText: String { text }
+    static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.text < b.text }
+}
+
+extension ItineraryFormat: ArgumentValue {}

@@ -22,45 +22,37 @@ struct RunCommand: Command {
             no answer is offered until the tool has returned enough of them, and if it never does the run fails \
             saying what the tool said, instead of the model inventing them.
             """,
-        options: [
-            .option("tools", valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default none)."),
-            .option("schema", valueName: "FILE", help: "A JSON Schema file the answer must match (default: a text answer)."),
-            .option("ground", valueName: "FIELD=TOOL:VALUES", repeatable: true, help: "Answer field whose values come only from a tool's results (JSON pointers, * for every item)."),
-            .option("tool-calling", valueName: "MODE", help: "allowed (default), required, none, or a tool's name."),
-            .option("instructions", valueName: "TEXT", help: "What the agent is for, before the tools (default none)."),
-            .option("model", valueName: "MODEL", help: "The model (default local)."),
-            .option("fallback", valueName: "MODEL", help: "A model to fall back to."),
-            .option("api-key-env", valueName: "VAR", help: "Environment variable holding the API key of an HTTP model."),
-            .option("format", valueName: "FORMAT", help: "text (default) or json (the answer with its turns, tokens and transcript)."),
-            .option("transcript", valueName: "FILE", help: "Where to write the transcript (default runs/<time>-run.jsonl)."),
-            .option("trace", valueName: "FILE", help: "Also write a Chrome trace-event file (opens in Perfetto)."),
-            .option("max-turns", valueName: "N", help: "Most model turns (default 10)."),
-            .option("temperature", valueName: "T", help: "Sampling temperature (default: the model's)."),
-            .flag("no-stream", help: "Print only the finished answer."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.required("PROMPT", help: "What to ask.")])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let prompt = arguments.positional("PROMPT")!
-        let format = arguments.value(of: "format") ?? "text"
-        guard ["text", "json"].contains(format) else { throw UsageError("--format must be text or json, not '\(format)'") }
-        let schema = try arguments.value(of: "schema").map { try SchemaCheckCommand.loadSchema($0, context: context) }
-        let mode = arguments.value(of: "tool-calling").map(ToolCallingMode.init(parsing:))
-        let rules = try arguments.values(of: "ground").map { try Self.groundingRule($0, answer: schema) }
-        let maximumTurns = try arguments.value(of: "max-turns").map { text in
-            guard let value = Int(text), (1...50).contains(value) else { throw UsageError("--max-turns must be an integer from 1 to 50, not '\(text)'") }
-            return value
-        }
-        let temperature = try arguments.value(of: "temperature").map { text in
-            guard let value = Double(text), (0...2).contains(value) else { throw UsageError("--temperature must be a number from 0 to 2, not '\(text)'") }
-            return value
-        }
-        let plugins = (arguments.value(of: "tools") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        var modelSpec = arguments.value(of: "model") ?? "local"
-        if let fallback = arguments.value(of: "fallback") { modelSpec += "," + fallback }
+    /// What `--format` prints.
+    enum AnswerFormat: String, CaseIterable, ArgumentValue {
+        case text, json
+    }
 
-        let folders = CommonOptions.folders(arguments, context: context)
+    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default none).") var tools: NameList = []
+    @Option(valueName: "FILE", help: "A JSON Schema file the answer must match (default: a text answer).") var schema: String?
+    @Option(valueName: "FIELD=TOOL:VALUES", help: "Answer field whose values come only from a tool's results (JSON pointers, * for every item).")
+    var ground: [String] = []
+    @Option(valueName: "MODE", help: "allowed (default), required, none, or a tool's name.") var toolCalling: String?
+    @Option(valueName: "TEXT", help: "What the agent is for, before the tools (default none).") var instructions: String?
+    @OptionGroup var models: ModelOptions
+    @Option(valueName: "FORMAT", help: "text (default) or json (the answer with its turns, tokens and transcript).") var format = AnswerFormat.text
+    @Option(valueName: "FILE", help: "Where to write the transcript (default runs/<time>-run.jsonl).") var transcript: String?
+    @Option(valueName: "FILE", help: "Also write a Chrome trace-event file (opens in Perfetto).") var trace: String?
+    @Option(valueName: "N", in: 1...50, help: "Most model turns (default 10).") var maxTurns: Int?
+    @Option(valueName: "T", in: 0.0...2.0, help: "Sampling temperature (default: the model's).") var temperature: Double?
+    @Flag(help: "Print only the finished answer.") var noStream: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("PROMPT", help: "What to ask.") var prompt: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let prompt = prompt, format = format
+        let schema = try self.schema.map { try SchemaCheckCommand.loadSchema($0, context: context) }
+        let mode = toolCalling.map(ToolCallingMode.init(parsing:))
+        let rules = try ground.map { try Self.groundingRule($0, answer: schema) }
+        let plugins = tools.names
+
+        let folders = pluginFolders.resolved(context)
         let home = CommonOptions.home(context: context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
         defer { registry.shutdown() }
@@ -69,39 +61,36 @@ struct RunCommand: Command {
         if case .named(let name) = mode?.kind, !tools.contains(where: { $0.name == name }) {
             throw UsageError("--tool-calling names \(name), which is not one of the enabled tools (\(tools.map(\.name).joined(separator: ", ")))")
         }
-        let model: any LanguageModel
-        do { model = try ModelSpecifier.model(modelSpec, apiKeyEnvironmentVariable: arguments.value(of: "api-key-env")) } catch {
-            throw CommandError("\(error)", exitCode: .usage)
-        }
-        if case .unavailable(let reason) = runAsync({ await model.availability }) {
+        let model = try models.makeModel()
+        if case .unavailable(let reason) = await model.availability {
             context.stderr.line("agent: no model available: \(reason)")
             if let fix = reason.fix { context.stderr.line("  to fix: \(fix)") }
             return .noModel
         }
 
-        let transcriptPath = arguments.value(of: "transcript").map(context.absolutePath) ?? CommonOptions.newTranscriptPath(home: home, naming: "run")
+        let transcriptPath = transcript.map(context.absolutePath) ?? CommonOptions.newTranscriptPath(home: home, naming: "run")
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: transcriptPath) } catch { throw CommandError(error.message) }
-        let trace = try arguments.value(of: "trace").map { path throws(CommandError) in
+        let trace = try self.trace.map { path throws(CommandError) in
             do { return try Trace(path: context.absolutePath(path)) } catch { throw CommandError("\(error)") }
         }
         defer { trace?.finish() }
         context.stderr.line(context.styled("transcript: \(transcriptPath)", .dim))
 
         let session = LanguageModelSession(
-            model: model, tools: tools, instructions: arguments.value(of: "instructions").map { Instructions($0) }, grounding: Grounding(rules))
+            model: model, tools: tools, instructions: instructions.map { Instructions($0) }, grounding: Grounding(rules))
         let progress = Progress(context: context)
         var configuration = session.configuration
         configuration.transcriptFile = transcript
         configuration.trace = trace
         configuration.onEvent = { progress.report($0) }
-        if let maximumTurns { configuration.limits.maximumTurns = maximumTurns }
+        if let maxTurns { configuration.limits.maximumTurns = maxTurns }
         configuration.request = ["prompt": .string(prompt), "tools": .array(plugins.map { .string($0) })]
         session.configuration = configuration
         let options = GenerationOptions(temperature: temperature, toolCallingMode: mode)
-        let streaming = !arguments.flag("no-stream") && context.stdout.isTerminal && format == "text" && schema == nil
+        let streaming = !noStream && context.stdout.isTerminal && format == .text && schema == nil
 
-        let outcome: Result<Answer, any Error> = runAsync {
+        let outcome: Result<Answer, any Error> = await {
             session.prewarm()
             do {
                 if let schema {
@@ -124,11 +113,11 @@ struct RunCommand: Command {
             } catch {
                 return .failure(error)
             }
-        }
+        }()
         progress.done()
         switch outcome {
         case .success(let answer):
-            if format == "json" {
+            if format == .json {
                 context.stdout.line(GeneratedContent.object([
                     "answer": answer.content, "turns": .number(Double(answer.turns)), "model": .string(answer.model),
                     "tokensIn": .number(Double(answer.usage.inputTokens)), "tokensOut": .number(Double(answer.usage.outputTokens)),

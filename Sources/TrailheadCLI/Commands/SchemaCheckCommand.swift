@@ -18,18 +18,16 @@ struct SchemaCheckCommand: Command {
             an empty line is not JSON and is reported invalid. Exits 0 when all are valid,
             1 when any is invalid, 2 when the schema cannot be read or uses an unsupported
             keyword.
-            """,
-        options: [.flag("all", help: "List every violation of an invalid instance, one per line.")],
-        positionals: [
-            .required("SCHEMA", help: "The schema, a JSON file."),
-            .optional("INSTANCES", help: "JSON Lines file of instances; '-' or omitted reads stdin."),
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let schemaPath = arguments.positional("SCHEMA")!
-        let schema = try loadSchema(schemaPath, context: context)
-        let input = try readInstances(arguments.positional("INSTANCES"), context: context)
-        var report = ValidationReport(listsEveryViolation: arguments.flag("all"), output: context.stdout)
+    @Flag(help: "List every violation of an invalid instance, one per line.") var all: Bool
+    @Argument("SCHEMA", help: "The schema, a JSON file.") var schema: String
+    @Argument("INSTANCES", help: "JSON Lines file of instances; '-' or omitted reads stdin.") var instances: String?
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let schema = try Self.loadSchema(self.schema, context: context)
+        let input = try Self.readInstances(instances, context: context)
+        var report = ValidationReport(listsEveryViolation: all, output: context.stdout)
         for line in JSONLines(input) {
             report.check(line, against: schema)
         }

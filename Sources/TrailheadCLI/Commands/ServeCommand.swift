@@ -24,37 +24,32 @@ struct ServeCommand: Command {
             127.0.0.1; another --host needs an API key in the variable --api-key-env names (default \
             TRAILHEAD_API_KEY), which every request must then send as Authorization: Bearer KEY. \
             --model is one model, or several comma-separated endpoints served as a fleet.
-            """,
-        options: [
-            .option("port", valueName: "P", help: "Port (default 8090; 0 picks a free one, printed on stderr)."),
-            .option("host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1)."),
-            .option("agents", valueName: "FILE", help: "The agents file (JSON)."),
-            .option("store", valueName: "URL", help: "Session store: a folder, or postgresql://…"),
-            .option("model", valueName: "MODEL", help: "The model (default local), or A,B,… a fleet of endpoints."),
-            .option("api-key-env", valueName: "VAR", help: "Variable holding the API key clients must send (default TRAILHEAD_API_KEY)."),
-            .option("model-api-key-env", valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let port = try arguments.value(of: "port").map { text throws(CommandError) -> Int in
-            guard let port = Int(text), (0...65535).contains(port) else { throw CommandError("--port must be a port from 0 to 65535", exitCode: .usage) }
-            return port
-        } ?? 8090
-        let host = arguments.value(of: "host") ?? "127.0.0.1"
+    @Option(valueName: "P", in: PortNumber.any, help: "Port (default 8090; 0 picks a free one, printed on stderr).")
+    var port = PortNumber(8090)
+    @Option(valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1).") var host = "127.0.0.1"
+    @Option(valueName: "FILE", help: "The agents file (JSON).") var agents: String?
+    @Option(valueName: "URL", help: "Session store: a folder, or postgresql://…") var store: String?
+    @Option(valueName: "MODEL", help: "The model (default local), or A,B,… a fleet of endpoints.") var model = "local"
+    @Option(valueName: "VAR", help: "Variable holding the API key clients must send (default TRAILHEAD_API_KEY).")
+    var apiKeyEnv = "TRAILHEAD_API_KEY"
+    @Option(valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints.") var modelApiKeyEnv: String?
+    @OptionGroup var pluginFolders: PluginFolderOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
         let agents: [AgentSpec]
-        if let path = arguments.value(of: "agents") {
+        if let path = self.agents {
             do { agents = try AgentSpec.load(path: context.absolutePath(path)) } catch { throw CommandError(error.message, exitCode: .usage) }
         } else {
             agents = [.tripPlanner]
         }
         let home = CommonOptions.home(context: context)
-        let store = try makeStore(arguments.value(of: "store"), home: home, context: context)
-        let models = try makeModels(arguments.value(of: "model") ?? "local", apiKeyVariable: arguments.value(of: "model-api-key-env"))
-        let keyVariable = arguments.value(of: "api-key-env") ?? "TRAILHEAD_API_KEY"
-        let apiKey = context.environment[keyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let store = try Self.makeStore(self.store, home: home, context: context)
+        let models = try Self.makeModels(model, apiKeyVariable: modelApiKeyEnv)
+        let apiKey = context.environment[apiKeyEnv].flatMap { $0.isEmpty ? nil : $0 }
 
-        let folders = CommonOptions.folders(arguments, context: context)
+        let folders = pluginFolders.resolved(context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
         defer { registry.shutdown() }
         for agent in agents {
@@ -65,7 +60,7 @@ struct ServeCommand: Command {
         let server: AgentServer
         do {
             server = try AgentServer(
-                configuration: .init(host: host, port: port, apiKey: apiKey, agents: agents, store: store, models: models), registry: registry)
+                configuration: .init(host: host, port: port.number, apiKey: apiKey, agents: agents, store: store, models: models), registry: registry)
         } catch {
             throw CommandError("\(error)", exitCode: .usage)
         }
@@ -74,7 +69,7 @@ struct ServeCommand: Command {
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
             "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
-        server.run()
+        try await onOwnThread { server.run() }
         return .success
     }
 

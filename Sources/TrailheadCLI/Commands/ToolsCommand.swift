@@ -14,8 +14,8 @@ struct ToolsCommand: Command {
         subcommands: [ToolsListCommand.self, ToolsInspectCommand.self, ToolsCallCommand.self, ToolsRegisterCommand.self])
 
     /// Loads the registry for the folders the command line names.
-    static func registry(_ arguments: ParsedArguments, context: CommandContext) -> ToolRegistry {
-        let folders = CommonOptions.folders(arguments, context: context)
+    static func registry(_ options: PluginFolderOptions, context: CommandContext) -> ToolRegistry {
+        let folders = options.resolved(context)
         return ToolRegistry(.init(
             pluginsFolder: folders.plugins, manifestsFolder: folders.manifests,
             home: CommonOptions.home(context: context), toolHost: toolHost(context: context)))
@@ -67,14 +67,16 @@ struct ToolsCommand: Command {
 struct ToolsListCommand: Command {
     static let configuration = CommandConfiguration(
         name: "list",
-        summary: "List every tool with its plugin, isolation and status (ok, or refused with the reason).",
-        options: [.flag("json", help: "Print a JSON document instead of a table."), CommonOptions.plugins, CommonOptions.manifests])
+        summary: "List every tool with its plugin, isolation and status (ok, or refused with the reason).")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let registry = ToolsCommand.registry(arguments, context: context)
+    @Flag(help: "Print a JSON document instead of a table.") var json: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let registry = ToolsCommand.registry(pluginFolders, context: context)
         defer { registry.shutdown() }
         let rows = ToolsCommand.rows(registry)
-        if arguments.flag("json") {
+        if json {
             context.stdout.line(GeneratedContent.object(["tools": .array(rows)]).prettyJSONString)
             return .success
         }
@@ -109,13 +111,14 @@ struct ToolsListCommand: Command {
 struct ToolsInspectCommand: Command {
     static let configuration = CommandConfiguration(
         name: "inspect",
-        summary: "Show a tool's description, schemas, annotations, binding and status.",
-        options: [.flag("json", help: "Print a JSON document."), CommonOptions.plugins, CommonOptions.manifests],
-        positionals: [.required("NAME", help: "The tool's name.")])
+        summary: "Show a tool's description, schemas, annotations, binding and status.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let name = arguments.positional("NAME")!
-        let registry = ToolsCommand.registry(arguments, context: context)
+    @Flag(help: "Print a JSON document.") var json: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("NAME", help: "The tool's name.") var name: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let registry = ToolsCommand.registry(pluginFolders, context: context)
         defer { registry.shutdown() }
         let candidates = registry.plugins.compactMap { record -> (PluginRecord, GeneratedContent)? in
             guard let manifest = record.manifest, record.declaredTools.contains(name) else { return nil }
@@ -144,7 +147,7 @@ struct ToolsInspectCommand: Command {
         document["timeoutMs"] = .number(Double(manifest.timeoutMs))
         document["status"] = .string(status)
         for (key, value) in entry.objectValue ?? [:] where key != "name" { document[key] = value }
-        if arguments.flag("json") {
+        if json {
             context.stdout.line(GeneratedContent.object(document).prettyJSONString)
             return .success
         }
@@ -176,26 +179,23 @@ struct ToolsCallCommand: Command {
             Prints the result on stdout. Exits 1 when the tool fails, crashes or times out (the \
             error on stderr), 2 when the arguments do not match the tool's schema (each violation \
             on stderr) or are not JSON.
-            """,
-        options: [
-            .option("args", valueName: "JSON", help: "The arguments, a JSON object (default {})."),
-            .flag("pretty", help: "Indent the result."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.required("NAME", help: "The tool's name.")])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let name = arguments.positional("NAME")!
-        let text = arguments.value(of: "args") ?? "{}"
+    @Option(valueName: "JSON", help: "The arguments, a JSON object (default {}).") var args = "{}"
+    @Flag(help: "Indent the result.") var pretty: Bool
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("NAME", help: "The tool's name.") var name: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
         let toolArguments: GeneratedContent
-        do { toolArguments = try GeneratedContent(json: text) } catch {
+        do { toolArguments = try GeneratedContent(json: args) } catch {
             throw CommandError("--args is not JSON: \(error)", exitCode: .usage)
         }
-        let registry = ToolsCommand.registry(arguments, context: context)
+        let registry = ToolsCommand.registry(pluginFolders, context: context)
         defer { registry.shutdown() }
         switch registry.result(of: name, arguments: toolArguments) {
         case .success(let result):
-            context.stdout.line(arguments.flag("pretty") ? result.prettyJSONString : result.jsonString)
+            context.stdout.line(pretty ? result.prettyJSONString : result.jsonString)
             return .success
         case .failure(.invalidArguments(let tool, let violations)):
             context.stderr.line("agent: invalid arguments for '\(tool)':")

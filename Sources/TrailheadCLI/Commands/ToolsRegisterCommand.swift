@@ -20,33 +20,31 @@ struct ToolsRegisterCommand: Command {
             refused until registered again). Tools whose schemas use keywords outside Trailhead's \
             subset are kept but refused, each with the keyword named. A tool whose name another \
             plugin has is refused, naming both, unless --prefix puts a prefix before the server's names.
-            """,
-        options: [
-            .flag("force", help: "Replace an existing manifest entirely."),
-            .flag("mcp", help: "Register an MCP server (its command after --, or --url)."),
-            .option("url", valueName: "URL", help: "With --mcp: the server's Streamable HTTP endpoint (http://…)."),
-            .option("name", valueName: "PLUGIN", help: "With --mcp: the plugin name (default: the server's own name)."),
-            .option("prefix", valueName: "PREFIX", help: "With --mcp: put PREFIX before each of the server's tool names."),
-            .option("env", valueName: "KEY=VALUE", repeatable: true, help: "With --mcp: an environment variable for the server."),
-            .option("timeout-ms", valueName: "MS", help: "With --mcp: the per-call timeout (default 5000)."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.variadic("LIBRARY|COMMAND", help: "The plugin library (Plugins/libX.so), or with --mcp the server's command.")])
+            """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        if arguments.flag("mcp") { return try registerServer(arguments, context: context) }
-        for option in ["url", "name", "prefix", "timeout-ms"] where arguments.value(of: option) != nil {
+    @Flag(help: "Replace an existing manifest entirely.") var force: Bool
+    @Flag(help: "Register an MCP server (its command after --, or --url).") var mcp: Bool
+    @Option(valueName: "URL", help: "With --mcp: the server's Streamable HTTP endpoint (http://…).") var url: String?
+    @Option(valueName: "PLUGIN", help: "With --mcp: the plugin name (default: the server's own name).") var name: String?
+    @Option(valueName: "PREFIX", help: "With --mcp: put PREFIX before each of the server's tool names.") var prefix: String?
+    @Option(valueName: "KEY=VALUE", help: "With --mcp: an environment variable for the server.") var env: [String] = []
+    @Option(valueName: "MS", in: 1...86_400_000, help: "With --mcp: the per-call timeout (default 5000).") var timeoutMs: Int?
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("LIBRARY|COMMAND", help: "The plugin library (Plugins/libX.so), or with --mcp the server's command.") var words: [String]
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        if mcp { return try registerServer(context: context) }
+        for (option, given) in [("url", url != nil), ("name", name != nil), ("prefix", prefix != nil), ("timeout-ms", timeoutMs != nil)] where given {
             throw CommandError("--\(option) applies to --mcp only", exitCode: .usage)
         }
-        let words = arguments.positionals("LIBRARY|COMMAND")
         guard words.count == 1 else {
             throw CommandError(words.isEmpty ? "missing argument LIBRARY" : "register takes one library (an MCP server needs --mcp)", exitCode: .usage)
         }
-        return try registerLibrary(context.absolutePath(words[0]), arguments: arguments, context: context)
+        return try registerLibrary(context.absolutePath(words[0]), context: context)
     }
 
-    private static func registerLibrary(_ library: String, arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let folders = CommonOptions.folders(arguments, context: context)
+    private func registerLibrary(_ library: String, context: CommandContext) throws -> ExitCode {
+        let folders = pluginFolders.resolved(context)
         guard FileManager.default.fileExists(atPath: library) else { throw CommandError("no such file: \(library)") }
         let folder = ((folders.plugins as NSString).resolvingSymlinksInPath as NSString).standardizingPath
         let containing = (((library as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent as NSString).standardizingPath
@@ -59,11 +57,11 @@ struct ToolsRegisterCommand: Command {
         }
         var written = manifest
         var verb = "registered"
-        if let existing = try existingManifest(for: manifest, folders: folders, force: arguments.flag("force")) {
+        if let existing = try Self.existingManifest(for: manifest, folders: folders, force: force) {
             // Re-registering the same library (after a rebuild) refreshes its tools and pin but keeps
             // what a user tunes by hand.
             guard existing.library == manifest.library else {
-                throw CommandError("\(destination(manifest, folders)) exists and describes another plugin or library; pass --force to replace it")
+                throw CommandError("\(Self.destination(manifest, folders)) exists and describes another plugin or library; pass --force to replace it")
             }
             written.isolation = existing.isolation
             written.timeoutMs = existing.timeoutMs
@@ -71,48 +69,43 @@ struct ToolsRegisterCommand: Command {
             written.permissions = existing.permissions
             verb = "updated"
         }
-        try write(written, folders: folders)
-        context.stdout.line("\(verb) plugin '\(manifest.plugin)' (\(manifest.tools.count) tools) in \(destination(manifest, folders)), sha256 \(manifest.sha256 ?? "")")
+        try Self.write(written, folders: folders)
+        context.stdout.line("\(verb) plugin '\(manifest.plugin)' (\(manifest.tools.count) tools) in \(Self.destination(manifest, folders)), sha256 \(manifest.sha256 ?? "")")
         return .success
     }
 
-    private static func registerServer(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let folders = CommonOptions.folders(arguments, context: context)
-        let command = arguments.positionals("LIBRARY|COMMAND")
+    private func registerServer(context: CommandContext) throws -> ExitCode {
+        let folders = pluginFolders.resolved(context)
+        let command = words
         var environment: [String: String] = [:]
-        for pair in arguments.values(of: "env") {
+        for pair in env {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw CommandError("--env \(pair): expected KEY=VALUE", exitCode: .usage)
             }
             environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         let transport: MCPServerSpec.Transport
-        switch (arguments.value(of: "url"), command.isEmpty) {
+        switch (url, command.isEmpty) {
         case (let url?, true):
             guard environment.isEmpty else { throw CommandError("--env applies to a server command, not to --url", exitCode: .usage) }
             transport = .http(url: url)
         case (nil, false): transport = .stdio(command: command, environment: environment, directory: context.currentDirectory)
         default: throw CommandError("--mcp needs the server's command after -- or its --url (not both)", exitCode: .usage)
         }
-        let prefix = arguments.value(of: "prefix")
         if let prefix, !ToolManifest.isValidName(prefix) { throw CommandError("--prefix '\(prefix)' must match [A-Za-z0-9_.-]{1,64}", exitCode: .usage) }
-        if let name = arguments.value(of: "name"), !ToolManifest.isValidName(name) {
+        if let name, !ToolManifest.isValidName(name) {
             throw CommandError("--name '\(name)' must match [A-Za-z0-9_.-]{1,64}", exitCode: .usage)
-        }
-        let timeoutMs = try arguments.value(of: "timeout-ms").map { text throws(CommandError) -> Int in
-            guard let value = Int(text), (1...86_400_000).contains(value) else { throw CommandError("--timeout-ms must be an integer from 1 to 86400000", exitCode: .usage) }
-            return value
         }
         var manifest: Manifest
         do {
             manifest = try MCPServerRegistration.manifest(
-                for: MCPServerSpec(transport: transport, toolPrefix: prefix), plugin: arguments.value(of: "name"),
+                for: MCPServerSpec(transport: transport, toolPrefix: prefix), plugin: name,
                 timeoutMs: timeoutMs ?? Manifest.defaultTimeoutMs)
         } catch { throw CommandError(error.message) }
         var verb = "registered"
-        if let existing = try existingManifest(for: manifest, folders: folders, force: arguments.flag("force")) {
+        if let existing = try Self.existingManifest(for: manifest, folders: folders, force: force) {
             guard case .server(let old) = existing.source else {
-                throw CommandError("\(destination(manifest, folders)) exists and describes a library plugin; pass --force to replace it")
+                throw CommandError("\(Self.destination(manifest, folders)) exists and describes a library plugin; pass --force to replace it")
             }
             // Registering again (the server's tools changed) keeps what a user tuned.
             if timeoutMs == nil { manifest.timeoutMs = existing.timeoutMs }
@@ -123,18 +116,18 @@ struct ToolsRegisterCommand: Command {
             manifest.permissions = existing.permissions
             verb = "updated"
         }
-        try refuseClashes(manifest, arguments: arguments, context: context)
-        try write(manifest, folders: folders)
+        try refuseClashes(manifest, context: context)
+        try Self.write(manifest, folders: folders)
         var line = "\(verb) MCP server '\(manifest.plugin)' (\(manifest.tools.count) tools"
         if !manifest.refusedTools.isEmpty { line += ", \(manifest.refusedTools.count) refused" }
-        context.stdout.line(line + ") in \(destination(manifest, folders)), pinned sha256 \(manifest.sha256 ?? "")")
+        context.stdout.line(line + ") in \(Self.destination(manifest, folders)), pinned sha256 \(manifest.sha256 ?? "")")
         for tool in manifest.refusedTools { context.stdout.line("  refused \(tool.name): \(tool.reason)") }
         return .success
     }
 
     /// A tool name another loaded plugin already has is refused now, naming both, rather than at every load.
-    private static func refuseClashes(_ manifest: Manifest, arguments: ParsedArguments, context: CommandContext) throws {
-        let registry = ToolsCommand.registry(arguments, context: context)
+    private func refuseClashes(_ manifest: Manifest, context: CommandContext) throws {
+        let registry = ToolsCommand.registry(pluginFolders, context: context)
         defer { registry.shutdown() }
         let clashes = manifest.tools.compactMap { tool -> String? in
             let name = manifest.registeredName(of: tool.name)

@@ -15,27 +15,26 @@ struct TranscriptShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         summary: "Render a transcript: prompt, model turns, tool calls and outputs, the response.",
-        discussion: "With --json, prints one JSON document {\"entries\": […], \"truncated\": BOOL} instead.",
-        options: [
-            .flag("json", help: "Print the entries as one JSON document."),
-            .flag("full", help: "Do not shorten long texts and results."),
-        ],
-        positionals: [.required("FILE", help: "A transcript written by `agent plan` (JSON Lines).")])
+        discussion: "With --json, prints one JSON document {\"entries\": […], \"truncated\": BOOL} instead.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = context.absolutePath(arguments.positional("FILE")!)
+    @Flag(help: "Print the entries as one JSON document.") var json: Bool
+    @Flag(help: "Do not shorten long texts and results.") var full: Bool
+    @Argument("FILE", help: "A transcript written by `agent plan` (JSON Lines).") var file: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let path = context.absolutePath(file)
         let (entries, truncated): ([Transcript.Entry], Bool)
         do {
             (entries, truncated) = try TranscriptReader.read(path: path)
         } catch {
             throw CommandError(error.description)
         }
-        if arguments.flag("json") {
+        if json {
             let document: GeneratedContent = ["entries": .array(entries.map(\.content)), "truncated": .bool(truncated)]
             context.stdout.line(document.jsonString)
             return .success
         }
-        let renderer = TranscriptRenderer(context: context, limit: arguments.flag("full") ? nil : 160)
+        let renderer = TranscriptRenderer(context: context, limit: full ? nil : 160)
         for entry in entries { context.stdout.write(renderer.render(entry)) }
         if truncated { context.stdout.line(context.styled("(the last entry was cut short: the run was interrupted)", .yellow)) }
         return .success

@@ -13,21 +13,22 @@ struct TranscriptReplayCommand: Command {
         name: "replay",
         summary: "Re-run a transcript with its recorded model outputs and live tools; report differences.",
         discussion: "Exits 0 when the replay matches the recording, 1 when anything differs.",
-        options: [
-            .option("out", valueName: "FILE", help: "Where to write the replay's own transcript (default: a temporary file)."),
-            CommonOptions.plugins, CommonOptions.manifests,
-        ],
-        positionals: [.required("FILE", help: "A transcript written by `agent plan`.")])
+        cancelsOnInterrupt: true)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = context.absolutePath(arguments.positional("FILE")!)
+    @Option(valueName: "FILE", help: "Where to write the replay's own transcript (default: a temporary file).")
+    var out: String?
+    @OptionGroup var pluginFolders: PluginFolderOptions
+    @Argument("FILE", help: "A transcript written by `agent plan`.") var file: String
+
+    func run(context: CommandContext) async throws -> ExitCode {
+        let path = context.absolutePath(file)
         let recorded: [Transcript.Entry]
         do { recorded = try TranscriptReader.read(path: path).entries } catch { throw CommandError(error.description) }
         guard case .instructions(let session)? = recorded.first(where: { $0.kind == .instructions }),
               let recording = try? session.request?.decode(as: PlanRecording.self)
         else { throw CommandError("\(path) has no recorded request (an instructions entry with \"request\"): it cannot be replayed") }
 
-        let folders = CommonOptions.folders(arguments, context: context)
+        let folders = pluginFolders.resolved(context)
         let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: CommonOptions.home(context: context)))
         defer { registry.shutdown() }
         let plugins = recording.plugins
@@ -40,7 +41,7 @@ struct TranscriptReplayCommand: Command {
         }
         let model: ScriptedModel
         do { model = try ScriptedModel(path: path) } catch { throw CommandError("\(error)") }
-        let out = arguments.value(of: "out").map(context.absolutePath)
+        let out = self.out.map(context.absolutePath)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-replay-\(UUID().uuidString).jsonl").path
         let transcript: TranscriptWriter
         do { transcript = try TranscriptWriter(path: out) } catch { throw CommandError(error.description) }
@@ -48,7 +49,7 @@ struct TranscriptReplayCommand: Command {
         let run = TripPlanRun(
             planner: planner, model: model, tools: tools, options: recording.generationOptions, transcript: transcript,
             trace: nil, recording: recording)
-        _ = run.run()
+        _ = await run.run()
 
         let replayed: [Transcript.Entry]
         do { replayed = try TranscriptReader.read(path: out).entries } catch { throw CommandError(error.description) }

@@ -11,7 +11,8 @@ struct ParseFailure: Error {
     var path: [any Command.Type]
 }
 
-/// Splits the words of a command line into a path of commands and their checked arguments.
+/// Splits the words of a command line into a path of commands and their checked arguments (each
+/// command's `declared` options and positionals); reading them as typed values comes after.
 ///
 /// Rules: `--name value` and `--name=value` for valued options; `-x` for one-letter aliases;
 /// `--` ends options; a lone `-` is a positional (it usually means stdin). Options of a group
@@ -38,7 +39,7 @@ struct ArgumentParser {
             let configuration = path.last!.configuration
             if optionsEnded || word == "-" || !word.hasPrefix("-") {
                 let isGroup = !configuration.subcommands.isEmpty || path.count == 1
-                if !optionsEnded, isGroup, configuration.positionals.isEmpty, positionals.isEmpty {
+                if !optionsEnded, isGroup, path.last!.declared.positionals.isEmpty, positionals.isEmpty {
                     guard let subcommand = configuration.subcommand(named: word) else {
                         return fail("unknown command '\(word)'")
                     }
@@ -57,9 +58,9 @@ struct ArgumentParser {
             let (name, inlineValue) = Self.split(word)
             let spec: OptionSpec?
             if word.hasPrefix("--") {
-                spec = path.reversed().lazy.compactMap { $0.configuration.option(named: name) }.first
+                spec = path.reversed().lazy.compactMap { $0.declared.option(named: name) }.first
             } else if name.count == 1 {
-                spec = path.reversed().lazy.compactMap { $0.configuration.option(short: name.first!) }.first
+                spec = path.reversed().lazy.compactMap { $0.declared.option(short: name.first!) }.first
             } else {
                 spec = nil
             }
@@ -86,12 +87,12 @@ struct ArgumentParser {
             arguments.optionValues[spec.name, default: []].append(value)
         }
 
-        let leaf = path.last!.configuration
-        if !leaf.subcommands.isEmpty, leaf.positionals.isEmpty, positionals.isEmpty {
+        let leaf = path.last!
+        if !leaf.configuration.subcommands.isEmpty, leaf.declared.positionals.isEmpty, positionals.isEmpty {
             // A group invoked alone: its run() decides (by default a usage error).
             return .success(.run(path: path, arguments: arguments))
         }
-        switch Self.assign(positionals, to: leaf.positionals) {
+        switch Self.assign(positionals, to: leaf.declared.positionals) {
         case .success(let values):
             arguments.positionalValues = values
             return .success(.run(path: path, arguments: arguments))

@@ -1,6 +1,7 @@
 extension Command {
     /// Runs this command as the root of a tool: parses `commandLine` (its first word, the
-    /// executable, is skipped), dispatches, and returns the exit status. Never traps on bad input.
+    /// executable, is skipped) into the typed properties of the command it names, runs it (the one
+    /// bridge to `async`), and returns the exit status. Never traps on bad input.
     ///
     /// - Parameter version: what `--version` prints after the tool's name.
     public static func main(
@@ -17,8 +18,12 @@ extension Command {
         case .failure(let failure):
             return reportUsage(failure.error, path: failure.path, context: context)
         case .success(.run(let path, let arguments)):
+            let leaf = path.last!
             do {
-                return try path.last!.run(arguments, context: context).rawValue
+                let command = try leaf.parse(arguments)
+                return try runAsync(cancellingOnInterrupt: leaf.configuration.cancelsOnInterrupt) {
+                    try await command.run(context: context)
+                }.rawValue
             } catch let error as UsageError {
                 return reportUsage(error, path: path, context: context)
             } catch let error as CommandError {

@@ -7,45 +7,42 @@
 /// // Sources/TrailheadCLI/Commands/ToolsCallCommand.swift
 /// struct ToolsCallCommand: Command {
 ///     static let configuration = CommandConfiguration(
-///         name: "call",
-///         summary: "Call a tool with JSON arguments and print its result.",
-///         options: [
-///             .option("args", valueName: "JSON", help: "The tool's arguments as a JSON object."),
-///             .flag("json", help: "Print the raw JSON result."),
-///             CommonOptions.plugins, CommonOptions.manifests,
-///         ],
-///         positionals: [.required("TOOL", help: "The tool's name.")])
+///         name: "call", summary: "Call a tool with JSON arguments and print its result.")
 ///
-///     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-///         let tool = arguments.positional("TOOL")!
-///         let json = arguments.value(of: "args") ?? "{}"
-///         let folders = CommonOptions.folders(arguments, context: context)
-///         context.stdout.line("calling \(tool) with \(json) from \(folders.plugins)")
+///     @Argument("TOOL", help: "The tool's name.") var tool: String
+///     @Option(valueName: "JSON", help: "The tool's arguments as a JSON object.") var args = "{}"
+///     @Option(valueName: "MS", in: 1..., help: "The call's timeout.") var timeoutMs: Int?
+///     @Flag(help: "Print the raw JSON result.") var json: Bool
+///     @OptionGroup var folders: PluginFolderOptions
+///
+///     func run(context: CommandContext) async throws -> ExitCode {
+///         context.stdout.line("calling \(tool) with \(args) from \(folders.resolved(context).plugins)")
 ///         return .success
 ///     }
 /// }
 /// ```
 ///
 /// then list it in its parent's `subcommands` (here `ToolsCommand`, itself listed in
-/// `AgentCommand`). The framework parses and checks the arguments against the configuration,
-/// answers `--help`/`-h` at every level, and turns usage mistakes into exit code 2. A command
-/// reports a failure either by returning `.failure` after writing its message to
-/// `context.stderr`, or by throwing: a `CommandError` carries its own exit code; any other error
-/// is printed as `agent: error: …` and exits with 1.
-public protocol Command: Sendable {
-    /// Name, summary, options, positionals and subcommands: everything usage and parsing need.
+/// `AgentCommand`). Each property declares one argument, with its name (the property's, in
+/// dashes: `timeoutMs` is `--timeout-ms`), type, default, bounds and help together; the framework
+/// parses the words into those typed values, answers `--help`/`-h` at every level from the
+/// declarations, and turns usage mistakes (an unknown option, `--timeout-ms 0`) into exit code 2
+/// before `run` is called. A command reports a failure either by returning `.failure` after
+/// writing its message to `context.stderr`, or by throwing: a `CommandError` carries its own exit
+/// code; any other error is printed as `agent: error: …` and exits with 1.
+public protocol Command: ParsableArguments {
+    /// Name, summary, discussion and subcommands; the arguments are the properties.
     static var configuration: CommandConfiguration { get }
 
-    /// Does the command's job with arguments already checked against `configuration`.
-    /// Groups need not implement it: by default a group invoked without a subcommand is a
-    /// usage error.
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
+    /// Does the command's job with its properties filled from the command line. Groups need not
+    /// implement it: by default a group invoked without a subcommand is a usage error.
+    func run(context: CommandContext) async throws -> ExitCode
 }
 
 // MARK: - Default implementations
 
 extension Command {
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    public func run(context: CommandContext) async throws -> ExitCode {
         throw UsageError("missing subcommand")
     }
 }

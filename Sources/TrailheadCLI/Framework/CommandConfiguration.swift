@@ -1,4 +1,5 @@
-/// What a command is called, what it does and what it accepts.
+/// What a command is called, what it does and how Ctrl-C ends it. What it accepts is declared by
+/// its properties (`@Option`, `@Flag`, `@Argument`, `@OptionGroup`).
 public struct CommandConfiguration: Sendable {
     /// The word that selects it on the command line (`check`).
     public var name: String
@@ -6,78 +7,63 @@ public struct CommandConfiguration: Sendable {
     public var summary: String
     /// Optional paragraphs printed after the usage line in `--help`.
     public var discussion: String
-    public var options: [OptionSpec]
-    public var positionals: [PositionalSpec]
     public var subcommands: [any Command.Type]
+    /// Whether Ctrl-C (SIGINT) cancels the command's task, for work that checks for cancellation
+    /// and then ends cleanly (a plan closes its transcript); a second Ctrl-C exits at once. When
+    /// false, Ctrl-C ends the process as it would any program.
+    public var cancelsOnInterrupt: Bool
 
     public init(
-        name: String, summary: String, discussion: String = "",
-        options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
-        subcommands: [any Command.Type] = []
+        name: String, summary: String, discussion: String = "", subcommands: [any Command.Type] = [],
+        cancelsOnInterrupt: Bool = false
     ) {
-        precondition(positionals.dropLast().allSatisfy { !$0.isVariadic }, "only the last positional may be variadic")
         self.name = name
         self.summary = summary
         self.discussion = discussion
-        self.options = options
-        self.positionals = positionals
         self.subcommands = subcommands
+        self.cancelsOnInterrupt = cancelsOnInterrupt
     }
 
-    /// The option named `--name`, or with the short name `-c`.
-    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
-    func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
     func subcommand(named name: String) -> (any Command.Type)? {
         subcommands.first { $0.configuration.name == name }
     }
 }
 
-/// A named option: a flag (`--json`) or an option with a value (`--args JSON`, `--args=JSON`).
-public struct OptionSpec: Sendable {
+/// A named option as parsing and usage see it: a flag (`--json`) or an option with a value
+/// (`--args JSON`, `--args=JSON`). Declared by `@Option` and `@Flag`.
+struct OptionSpec: Sendable {
     /// The long name, without dashes.
-    public var name: String
+    var name: String
     /// An optional one-letter alias (`-v`).
-    public var short: Character?
+    var short: Character?
     /// The placeholder for the value in usage (`JSON`); `nil` for a flag.
-    public var valueName: String?
+    var valueName: String?
     /// Whether it may be given several times (all values are kept, in order).
-    public var isRepeatable: Bool
-    public var help: String
+    var isRepeatable: Bool
+    var help: String
 
-    public var isFlag: Bool { valueName == nil }
-
-    /// A flag: present or absent.
-    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: nil, isRepeatable: true, help: help)
-    }
-
-    /// An option with a value; `repeatable` keeps every occurrence, otherwise a second one is a usage error.
-    public static func option(
-        _ name: String, short: Character? = nil, valueName: String, repeatable: Bool = false, help: String
-    ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, isRepeatable: repeatable, help: help)
-    }
+    var isFlag: Bool { valueName == nil }
 }
 
-/// A positional argument, matched in order after options are taken out.
-public struct PositionalSpec: Sendable {
-    /// Its placeholder in usage, also the key to read it back (`SCHEMA`).
-    public var name: String
-    public var isOptional: Bool
+/// A positional argument, matched in order after options are taken out. Declared by `@Argument`.
+struct PositionalSpec: Sendable {
+    /// Its placeholder in usage (`SCHEMA`).
+    var name: String
+    var isOptional: Bool
     /// Takes every remaining positional (only the last one may be).
-    public var isVariadic: Bool
-    public var help: String
+    var isVariadic: Bool
+    var help: String
 
-    public static func required(_ name: String, help: String) -> PositionalSpec {
+    static func required(_ name: String, help: String) -> PositionalSpec {
         PositionalSpec(name: name, isOptional: false, isVariadic: false, help: help)
     }
 
-    public static func optional(_ name: String, help: String) -> PositionalSpec {
+    static func optional(_ name: String, help: String) -> PositionalSpec {
         PositionalSpec(name: name, isOptional: true, isVariadic: false, help: help)
     }
 
     /// Zero or more (`FILE…`).
-    public static func variadic(_ name: String, help: String) -> PositionalSpec {
+    static func variadic(_ name: String, help: String) -> PositionalSpec {
         PositionalSpec(name: name, isOptional: true, isVariadic: true, help: help)
     }
 }

@@ -1,23 +1,27 @@
 import Foundation
 
-/// Options shared by the commands that load plugins, with one way to resolve them.
-public enum CommonOptions {
-    /// `--plugins DIR`: where plugin libraries are.
-    public static let plugins = OptionSpec.option(
-        "plugins", valueName: "DIR", help: "Plugin libraries folder (default: Plugins/ under the Trailhead home).")
-    /// `--manifests DIR`: where plugin manifests are.
-    public static let manifests = OptionSpec.option(
-        "manifests", valueName: "DIR", help: "Plugin manifests folder (default: Manifests/ under the Trailhead home).")
+/// `--plugins DIR` and `--manifests DIR`, shared by the commands that load plugins
+/// (`@OptionGroup var pluginFolders: PluginFolderOptions`), with one way to resolve them.
+public struct PluginFolderOptions: ParsableArguments {
+    @Option(valueName: "DIR", help: "Plugin libraries folder (default: Plugins/ under the Trailhead home).")
+    public var plugins: String?
+    @Option(valueName: "DIR", help: "Plugin manifests folder (default: Manifests/ under the Trailhead home).")
+    public var manifests: String?
+
+    public init() {}
 
     /// The plugin and manifest folders: the options when given (relative to the current
-    /// directory), else `Plugins/` and `Manifests/` under `home(context:)`.
-    public static func folders(_ arguments: ParsedArguments, context: CommandContext) -> PluginFolders {
-        let home = home(context: context)
+    /// directory), else `Plugins/` and `Manifests/` under `CommonOptions.home(context:)`.
+    public func resolved(_ context: CommandContext) -> PluginFolders {
+        let home = CommonOptions.home(context: context)
         return PluginFolders(
-            plugins: arguments.value(of: "plugins").map(context.absolutePath) ?? home + "/Plugins",
-            manifests: arguments.value(of: "manifests").map(context.absolutePath) ?? home + "/Manifests")
+            plugins: plugins.map(context.absolutePath) ?? home + "/Plugins",
+            manifests: manifests.map(context.absolutePath) ?? home + "/Manifests")
     }
+}
 
+/// Where a command finds the Trailhead home and puts new transcripts.
+public enum CommonOptions {
     /// The Trailhead home: `$TRAILHEAD_HOME` when set; else the checkout the executable was
     /// built in, i.e. the nearest folder above the executable's real path (at most four levels,
     /// which covers `.build/<triple>/debug/agent`) that contains `Plugins/`; else the current

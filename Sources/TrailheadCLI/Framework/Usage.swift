@@ -1,9 +1,11 @@
-/// The text of `--help` and of the usage shown after a mistake, derived from configurations.
+/// The text of `--help` and of the usage shown after a mistake, derived from the configurations
+/// and the declared arguments.
 struct Usage {
     /// From the root to the command being described.
     let path: [any Command.Type]
 
     private var configuration: CommandConfiguration { path.last!.configuration }
+    private var declared: DeclaredArguments { path.last!.declared }
     private var commandName: String { path.map { $0.configuration.name }.joined(separator: " ") }
     private var isRoot: Bool { path.count == 1 }
 
@@ -12,7 +14,7 @@ struct Usage {
         var parts = ["usage:", commandName]
         if !configuration.subcommands.isEmpty || isRoot { parts.append("<command>") }
         parts.append("[options]")
-        for positional in configuration.positionals {
+        for positional in declared.positionals {
             let name = positional.isVariadic ? "\(positional.name)…" : positional.name
             parts.append(positional.isOptional ? "[\(name)]" : name)
         }
@@ -26,11 +28,11 @@ struct Usage {
     var help: String {
         var out = "\(line)\n\n\(configuration.summary)\n"
         if !configuration.discussion.isEmpty { out += "\n\(configuration.discussion)\n" }
-        if !configuration.positionals.isEmpty {
+        if !declared.positionals.isEmpty {
             out += "\nArguments:\n"
-            out += table(configuration.positionals.map { ($0.name, $0.help) })
+            out += table(declared.positionals.map { ($0.name, $0.help) })
         }
-        var rows = configuration.options.map { option -> (String, String) in
+        var rows = declared.options.map { option -> (String, String) in
             var left = option.short.map { "-\($0), " } ?? ""
             left += "--\(option.name)"
             if let valueName = option.valueName { left += " \(valueName)" }

@@ -31,7 +31,8 @@ struct TripPlanRun {
         case cancelled
     }
 
-    func run() -> Outcome {
+    /// Plans; when the task is cancelled (Ctrl-C), ends as `.cancelled` with the transcript whole.
+    func run() async -> Outcome {
         let session = planner.makeSession(model: model, tools: tools)
         var configuration = session.configuration
         configuration.transcriptFile = transcript
@@ -39,40 +40,36 @@ struct TripPlanRun {
         configuration.request = recording.content
         configuration.onEvent = onEvent
         session.configuration = configuration
-        let planner = planner, options = options, trace = trace, onSnapshot = onSnapshot
-        return runAsync {
-            let start = trace?.now() ?? 0
-            session.prewarm()
-            let stream = planner.plan(with: session, options: options)
-            do {
-                // Snapshots come from the answer turn, after every tool has answered.
-                var facts: PlanEvaluation.ToolFacts?
-                for try await snapshot in stream {
-                    if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
-                    let finished = Partial<TripPlanner.Draft>(StreamingItinerary.droppingLastLeaf(snapshot.rawContent))
-                    onSnapshot(planner.itinerary(from: finished, facts: facts!))
-                }
-                try Task.checkCancellation()
-                let response = try await stream.collect()
-                trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
-                let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
-                return .finished(planner.itinerary(from: response.content, facts: known), turns: response.turns)
-            } catch {
-                if case LanguageModelSession.GenerationError.ungrounded(let failure) = error, let problem = planner.requestProblem(failure) {
-                    return .unusable(problem)
-                }
-                guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
-                // Interrupted: stop the generation first, then the workers its calls wait on (in
-                // that order the session records a cancellation, not a failed call), and wait
-                // until it has recorded it, so the transcript ends with it.
-                stream.cancel()
-                ChildProcess.interruptAll()
-                _ = try? await stream.collect()
-                return .cancelled
+        let start = trace?.now() ?? 0
+        session.prewarm()
+        let stream = planner.plan(with: session, options: options)
+        do {
+            // Snapshots come from the answer turn, after every tool has answered.
+            var facts: PlanEvaluation.ToolFacts?
+            for try await snapshot in stream {
+                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                let finished = Partial<TripPlanner.Draft>(StreamingItinerary.droppingLastLeaf(snapshot.rawContent))
+                onSnapshot(planner.itinerary(from: finished, facts: facts!))
             }
+            try Task.checkCancellation()
+            let response = try await stream.collect()
+            trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
+            let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+            return .finished(planner.itinerary(from: response.content, facts: known), turns: response.turns)
+        } catch {
+            if case LanguageModelSession.GenerationError.ungrounded(let failure) = error, let problem = planner.requestProblem(failure) {
+                return .unusable(problem)
+            }
+            guard error is CancellationError || Task.isCancelled else { return .failed("\(error)") }
+            // Interrupted: stop the generation first, then the workers its calls wait on (in
+            // that order the session records a cancellation, not a failed call), and wait
+            // until it has recorded it, so the transcript ends with it.
+            stream.cancel()
+            ChildProcess.interruptAll()
+            _ = try? await stream.collect()
+            return .cancelled
         }
     }
-
 }
 
 /// What a plan's transcript records to replay it (the instructions entry's `request`): the

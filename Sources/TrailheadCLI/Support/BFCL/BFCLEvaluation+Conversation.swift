@@ -31,7 +31,7 @@ extension BFCLEvaluation {
     /// One session across the turns, as an agent holds a conversation: each user turn is a
     /// `respond`, whose tool loop runs until the model answers; a turn that fails leaves its calls in
     /// the transcript and the conversation goes on with the next turn.
-    func trailheadConversation(_ item: BFCLCase) throws(CommandError) -> CaseResult {
+    func trailheadConversation(_ item: BFCLCase) async throws(CommandError) -> CaseResult {
         let worker = worker, id = item.id
         let tools = item.tools.map { tool in
             var tool = tool
@@ -62,10 +62,7 @@ extension BFCLEvaluation {
         let started = monotonicSeconds()
         for (number, prompt) in item.turns.enumerated() {
             let first = session.transcript.entries.count
-            let failure: (any Error)? = runAsync {
-                do { _ = try await session.respond(to: Prompt(prompt), options: options); return nil } catch { return error }
-            }
-            if let failure { failures.append("turn \(number): \(failure)") }
+            do { _ = try await session.respond(to: Prompt(prompt), options: options) } catch { failures.append("turn \(number): \(error)") }
             turns.append(.array(Self.steps(in: session.transcript.entries.dropFirst(first))))
         }
         let seconds = monotonicSeconds() - started

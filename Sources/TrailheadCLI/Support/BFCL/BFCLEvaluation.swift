@@ -92,14 +92,12 @@ struct BFCLEvaluation {
     /// Runs one case through Trailhead and the peers; results in `Agent` order. Trailhead's session
     /// and `agent serve` send the same prompt, so the second finds it in the server's cache:
     /// `serveFirst` (every other case) lets each go first as often.
-    func evaluate(_ item: BFCLCase, serveFirst: Bool = false) throws(CommandError) -> [CaseResult] {
-        let (session, endpoint) = try bothTrailheads(serveFirst: serveFirst && serveEndpoint != nil) { () throws(CommandError) in
-            item.isConversation ? try trailheadConversation(item) : try trailhead(item)
-        } endpoint: { () throws(CommandError) in
-            guard let serveEndpoint else { return nil }
-            return item.isConversation ? try drivenConversation(item, .endpoint, serveEndpoint) : try served(item, serveEndpoint)
-        }
-        var results = [session] + (endpoint.map { [$0] } ?? [])
+    func evaluate(_ item: BFCLCase, serveFirst: Bool = false) async throws(CommandError) -> [CaseResult] {
+        var served: CaseResult?
+        if serveFirst { served = try endpointResult(item) }
+        let session = item.isConversation ? try await trailheadConversation(item) : try await trailhead(item)
+        if !serveFirst { served = try endpointResult(item) }
+        var results = [session] + (served.map { [$0] } ?? [])
         if item.isConversation {
             if let peerEndpoint { results += [try drivenConversation(item, .native, peerEndpoint), try drivenConversation(item, .text, peerEndpoint)] }
             return results
@@ -120,15 +118,10 @@ struct BFCLEvaluation {
         return results
     }
 
-    private func bothTrailheads(
-        serveFirst: Bool, session: () throws(CommandError) -> CaseResult, endpoint: () throws(CommandError) -> CaseResult?
-    ) throws(CommandError) -> (CaseResult, CaseResult?) {
-        if serveFirst {
-            let served = try endpoint()
-            return (try session(), served)
-        }
-        let result = try session()
-        return (result, try endpoint())
+    /// The case through `agent serve` (nil: not measured): a conversation driven turn by turn, or one request.
+    private func endpointResult(_ item: BFCLCase) throws(CommandError) -> CaseResult? {
+        guard let serveEndpoint else { return nil }
+        return item.isConversation ? try drivenConversation(item, .endpoint, serveEndpoint) : try served(item, serveEndpoint)
     }
 
     /// The case through `agent serve` with the official `openai` client: the calls the response holds.
@@ -155,9 +148,9 @@ struct BFCLEvaluation {
         ]
     }
 
-    private func trailhead(_ item: BFCLCase) throws(CommandError) -> CaseResult {
+    private func trailhead(_ item: BFCLCase) async throws(CommandError) -> CaseResult {
         let tools = distractors?.tools(for: item, count: distractorCount) ?? item.tools
-        let session = LanguageModelSession(model: model, tools: tools, instructions: Instructions(item.instructions))
+        let session = LanguageModelSession(model: model, tools: tools, instructions: item.instructions.isEmpty ? nil : Instructions(item.instructions))
         var configuration = session.configuration
         configuration.stopsAfterToolCalls = true
         configuration.toolSearch = toolSearch
@@ -169,9 +162,8 @@ struct BFCLEvaluation {
         session.configuration = configuration
         let options = options
         let started = monotonicSeconds()
-        let outcome: Result<LanguageModelSession.Response<String>, any Error> = runAsync {
-            do { return .success(try await session.respond(to: Prompt(item.prompt), options: options)) } catch { return .failure(error) }
-        }
+        let outcome: Result<LanguageModelSession.Response<String>, any Error>
+        do { outcome = .success(try await session.respond(to: Prompt(item.prompt), options: options)) } catch { outcome = .failure(error) }
         let seconds = monotonicSeconds() - started
         var calls: [GeneratedContent] = []
         for entry in session.transcript.entries {

@@ -33,6 +33,7 @@ struct ServeCommand: Command {
             .option("model", valueName: "MODEL", help: "The model (default local), or A,B,… a fleet of endpoints."),
             .option("api-key-env", valueName: "VAR", help: "Variable holding the API key clients must send (default TRAILHEAD_API_KEY)."),
             .option("model-api-key-env", valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints."),
+            .flag("no-worker", help: "Run no background responses here (agent worker processes do); with a postgresql:// store."),
             CommonOptions.plugins, CommonOptions.manifests,
         ])
 
@@ -62,10 +63,14 @@ struct ServeCommand: Command {
                 throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
             }
         }
+        let runs = try makeRuns(store)
         let server: AgentServer
         do {
             server = try AgentServer(
-                configuration: .init(host: host, port: port, apiKey: apiKey, agents: agents, store: store, models: models), registry: registry)
+                configuration: .init(
+                    host: host, port: port, apiKey: apiKey, agents: agents, store: store, models: models, runs: runs,
+                    worker: arguments.flag("no-worker") ? nil : BackgroundWorker.Configuration()),
+                registry: registry)
         } catch {
             throw CommandError("\(error)", exitCode: .usage)
         }
@@ -73,7 +78,7 @@ struct ServeCommand: Command {
         do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
-            "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
+            "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description)\(runs == nil ? "" : "; background runs"); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
         server.run()
         return .success
     }
@@ -87,6 +92,18 @@ struct ServeCommand: Command {
                 return store
             }
             return try FileSessionStore(folder: context.absolutePath(text))
+        } catch {
+            throw CommandError("--store: \(error.message)", exitCode: .usage)
+        }
+    }
+
+    /// Background responses live beside a PostgreSQL store's sessions (none with a folder store).
+    static func makeRuns(_ store: any SessionStore) throws(CommandError) -> PostgresRunStore? {
+        guard let postgres = store as? PostgresSessionStore else { return nil }
+        do {
+            let runs = try PostgresRunStore(url: postgres.url)
+            try runs.migrate()
+            return runs
         } catch {
             throw CommandError("--store: \(error.message)", exitCode: .usage)
         }

@@ -69,7 +69,7 @@ struct ServeCommand: Command {
             server = try AgentServer(
                 configuration: .init(
                     host: host, port: port, apiKey: apiKey, agents: agents, store: store, models: models, runs: runs,
-                    worker: arguments.flag("no-worker") ? nil : BackgroundWorker.Configuration()),
+                    worker: arguments.flag("no-worker") ? nil : workerConfiguration(context)),
                 registry: registry)
         } catch {
             throw CommandError("\(error)", exitCode: .usage)
@@ -95,6 +95,16 @@ struct ServeCommand: Command {
         } catch {
             throw CommandError("--store: \(error.message)", exitCode: .usage)
         }
+    }
+
+    /// The in-process worker's settings; `TRAILHEAD_WORKER_LEASE_SECONDS` shortens its lease (tests
+    /// of a takeover wait for one to lapse).
+    static func workerConfiguration(_ context: CommandContext) -> BackgroundWorker.Configuration {
+        var configuration = BackgroundWorker.Configuration()
+        if let text = context.environment["TRAILHEAD_WORKER_LEASE_SECONDS"], let seconds = Double(text), seconds >= 0.5, seconds <= 3600 {
+            configuration.leaseSeconds = seconds
+        }
+        return configuration
     }
 
     /// Background responses live beside a PostgreSQL store's sessions (none with a folder store).

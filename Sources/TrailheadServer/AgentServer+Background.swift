@@ -48,7 +48,7 @@ extension AgentServer {
         }
         switch (request.method, parts.count == 2 ? parts[1] : nil) {
         case ("GET", nil):
-            let query = Self.query(of: request)
+            let query = request.head.query
             if query["stream"] == "true" {
                 guard let after = Int(query["starting_after"] ?? "-1"), after >= -1 else {
                     return .respond(APIError.response(for: InvalidRequest("starting_after must be a whole number", param: "starting_after")))
@@ -119,7 +119,7 @@ extension AgentServer {
         } catch {
             return .respond(APIError.response(for: .store(error)))
         }
-        let ends: Set<String> = ["response.completed", "response.failed", "response.cancelled", "response.requires_action"]
+        let ends: Set<String> = ["response.completed", "response.failed", "response.cancelled"]
         return .stream(headers: [:]) { stream in
             Task {
                 var last = after
@@ -134,21 +134,14 @@ extension AgentServer {
                             return
                         }
                     }
+                    // A run that waits for a person ends its stream there (a later one goes on from it).
+                    if events.last?["type"]?.stringValue == "response.requires_action", (try? runs.load(id))??.status == .requiresAction {
+                        stream.close()
+                        return
+                    }
                     if events.isEmpty { try? await Task.sleep(nanoseconds: 100_000_000) }
                 }
             }
         }
-    }
-
-    /// The request's query parameters (`?a=1&b=2`).
-    static func query(of request: HTTPServer.Request) -> [String: String] {
-        let target = request.head.startLine.count > 1 ? request.head.startLine[1] : request.path
-        guard let mark = target.firstIndex(of: "?") else { return [:] }
-        var query: [String: String] = [:]
-        for pair in target[target.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            query[parts[0].removingPercentEncoding ?? parts[0]] = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
-        }
-        return query
     }
 }

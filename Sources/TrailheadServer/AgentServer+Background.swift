@@ -62,9 +62,11 @@ extension AgentServer {
                 return .respond(APIError.response(for: .store(error)))
             }
         case ("POST", "cancel"?):
-            let cancelled = BackgroundWorker.with(
-                BackgroundWorker.responseObject(id: id, agent: "", previous: nil, created: 0, status: .cancelled), [:])
             do {
+                guard let before = try runs.load(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
+                let cancelled = BackgroundWorker.responseObject(
+                    id: id, agent: before.request["model"]?.stringValue ?? "", previous: before.request["previous_response_id"]?.stringValue,
+                    created: before.createdAt.rounded(), status: .cancelled)
                 guard let run = try runs.cancel(id, response: cancelled, event: ["type": "response.cancelled", "response": cancelled]) else {
                     return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error"))
                 }

@@ -115,6 +115,7 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing written before the approval")
 
         // Every process stops; a new one starts on the same database, and the approval comes to it.
+        serve.stop()
         serve = try ServeProcess(arguments, environment: Self.environment)
         let approved = try serve.post("/responses/\(id)/approve", ["call_id": .string(call)])
         XCTAssertEqual(approved.status, 200, "\(approved.body)")
@@ -155,6 +156,36 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key LIKE 'started:%'"), "1")
         let events = try await Self.events(second, id, after: nil)
         XCTAssertEqual(events.filter { $0["type"]?.stringValue == "response.output_item.done" }.count, 1, "the call is in the stream once")
+    }
+
+    func testAWorkerProcessRunsTheRunsOfAServerThatRunsNone() async throws {
+        let postgres = try TestPostgres()
+        let folder = try ServeFixtures.folder()
+        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
+        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December.")]
+            .joined(separator: "\n"), to: folder + "/script.jsonl")
+        let arguments = ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url]
+        let serve = try ServeProcess(arguments + ["--no-worker"], environment: Self.environment)
+        let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
+        let before = try await Self.get(serve.baseURL + "/responses/" + id)
+        XCTAssertEqual(before.body["status"]?.stringValue, "queued", "no worker here")
+
+        let log = folder + "/worker.log"
+        let worker = try ChildProcess(
+            try ServeProcess.agent(), ["worker", "--concurrency", "2"] + arguments,
+            options: .init(environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]), standardOutput: .file(log), standardError: .file(log)))
+        defer {
+            _ = worker.signal(SIGTERM)
+            _ = worker.wait()
+        }
+        let done = try await Self.waitForStatus(serve, id, ["completed"])
+        XCTAssertEqual(done["trailhead"]?["answer"]?.stringValue, "You are free on Sunday 6 December.", "\(done)\n\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+
+        // A folder store has no background runs: a clear refusal, not a queued run nobody runs.
+        let plain = try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
+        let refused = try plain.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true])
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertEqual(refused.body["error"]?["code"]?.stringValue, "background_unavailable")
     }
 
     // MARK: - Helpers

@@ -4,6 +4,7 @@ import TrailheadAgent
 import TrailheadPostgres
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTools
 
 /// Runs background responses from PostgreSQL: `concurrency` threads, each claiming the oldest
 /// queued run (or one whose lease lapsed) with `FOR UPDATE SKIP LOCKED`, extending its lease
@@ -36,6 +37,18 @@ public final class BackgroundWorker: Sendable {
         self.configuration = configuration
         self.runs = runs
         self.runner = runner
+    }
+
+    /// A worker of its own (`agent worker`): the agents, tools, session store and model of the
+    /// `agent serve` processes it works for.
+    public convenience init(
+        configuration: Configuration, runs: PostgresRunStore, agents: [AgentSpec], registry: ToolRegistry, store: any SessionStore, models: ModelSource,
+        storeTimeout: Double = 30
+    ) {
+        let runner = AgentRunner(
+            agents: Dictionary(agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry, store: store, models: models,
+            storeTimeout: storeTimeout)
+        self.init(configuration: configuration, runs: runs, runner: runner)
     }
 
     public func start() {

@@ -100,6 +100,19 @@ extension AgentServer {
         }
     }
 
+    /// The conversation's response id a completed background response `id` ended with.
+    func continuation(ofBackground id: String) -> Result<String, InvalidRequest> {
+        let param = "previous_response_id"
+        guard let runs = configuration.runs else { return .failure(InvalidRequest("no background responses here (they need --store postgresql://…)", param: param)) }
+        let run: PostgresRunStore.Run?
+        do { run = try runs.load(id) } catch { return .failure(InvalidRequest("the store cannot be read now: \(error.message)", param: param)) }
+        guard let run else { return .failure(InvalidRequest("no response \(id.prefix(80))", param: param)) }
+        guard run.status == .completed, let next = run.response?["trailhead"]?["response_id"]?.stringValue else {
+            return .failure(InvalidRequest("response \(id) is \(run.status.rawValue): only a completed response is continued", param: param))
+        }
+        return .success(next)
+    }
+
     /// The run's response object: the final one, or its status with the output so far (the
     /// tools' calls and outputs its events hold).
     static func current(_ run: PostgresRunStore.Run, runs: PostgresRunStore) throws(SessionStoreError) -> GeneratedContent {

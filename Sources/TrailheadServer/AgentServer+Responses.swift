@@ -14,15 +14,29 @@ extension AgentServer {
     /// starts a new session from that point (a branch); entries after it that no response
     /// completed (a replica died mid-answer) are skipped.
     func response(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
-        let decoded: DecodedResponsesRequest
+        var decoded: DecodedResponsesRequest
         do throws(InvalidRequest) { decoded = try Self.decodeResponses(request.body) } catch { return .respond(APIError.response(for: error)) }
-        if decoded.body.background == true { return enqueueBackground(decoded, raw: request.body) }
+        var raw = request.body
+        if let previous = decoded.body.previousResponseID, previous.hasPrefix("resp_bg") {
+            // A completed background response continues as the conversation's own response.
+            switch continuation(ofBackground: previous) {
+            case .failure(let invalid): return .respond(APIError.response(for: invalid))
+            case .success(let id):
+                decoded.body.previousResponseID = id
+                if case .object(var fields)? = try? GeneratedContent(json: Data(raw)) {
+                    fields["previous_response_id"] = .string(id)
+                    raw = Array(GeneratedContent.object(fields).jsonString.utf8)
+                }
+            }
+        }
+        if decoded.body.background == true { return enqueueBackground(decoded, raw: raw) }
         let (body, tools) = (decoded.body, decoded.tools)
         let agent = body.model
         let previous = body.previousResponseID
         let runner = runner
         let store = configuration.store
-        let planned = Self.wait { Self.plan(decoded, runner: runner, store: store, newSession: AgentRunner.newSessionID()) }
+        let settled = decoded
+        let planned = Self.wait { Self.plan(settled, runner: runner, store: store, newSession: AgentRunner.newSessionID()) }
         let plan: ResponsePlan
         switch planned {
         case .failure(let failure): return .respond(APIError.response(for: failure))

@@ -28,8 +28,9 @@ final class BackgroundRunTests: XCTestCase {
         let postgres = try TestPostgres()
         let folder = try ServeFixtures.folder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
-        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December.")]
-            .joined(separator: "\n"), to: folder + "/script.jsonl")
+        try ServeFixtures.write([
+            ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December."), ServeFixtures.final("You are welcome."),
+        ].joined(separator: "\n"), to: folder + "/script.jsonl")
         let serve = try ServeProcess(
             ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
 
@@ -60,9 +61,16 @@ final class BackgroundRunTests: XCTestCase {
             let tail = try await Self.events(serve, id, after: after)
             XCTAssertEqual(tail, Array(all[(after + 1)...]), "starting_after=\(after)")
         }
+        // A client continues from the background response's own id, as from any response.
+        let thanks = try serve.post("/responses", ["model": "free-days", "input": "Thanks", "previous_response_id": .string(id)])
+        XCTAssertEqual(thanks.status, 200, "\(thanks.body)")
+        XCTAssertEqual(thanks.body["trailhead"]?["answer"]?.stringValue, "You are welcome.")
+        XCTAssertEqual(thanks.body["trailhead"]?["session"]?.stringValue, done["trailhead"]?["session"]?.stringValue, "the same conversation")
+
         // And the transcript reached the session store once.
         let session = try XCTUnwrap(done["trailhead"]?["session"]?.stringValue)
-        XCTAssertEqual(try postgres.query("SELECT count(*) FROM trailhead_entries WHERE session = '\(session)'"), "\(done["trailhead"]?["entries"]?.intValue ?? -1)")
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM trailhead_entries WHERE session = '\(session)'"), "\(thanks.body["trailhead"]?["entries"]?.intValue ?? -1)")
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM trailhead_entries WHERE session = '\(session)' AND entry->>'kind' = 'response'"), "2", "each response's entries once")
     }
 
     func testCancellingAQueuedRunAndARunInProgress() async throws {

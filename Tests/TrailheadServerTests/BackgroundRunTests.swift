@@ -147,7 +147,15 @@ final class BackgroundRunTests: XCTestCase {
         let id = try XCTUnwrap(try first.post("/responses", ["model": "scheduler", "input": "Add my hike on Sunday", "background": true]).body["id"]?.stringValue)
         let waiting = try await Self.waitForStatus(first, id, ["requires_action"])
         let call = try XCTUnwrap(waiting["output"]?.arrayValue?.first?["call_id"]?.stringValue)
-        XCTAssertEqual(try first.post("/responses/\(id)/approve", ["call_id": .string(call)]).status, 200)
+        // The approval comes from the command line, straight to the database.
+        let agent = try ServeProcess.agent()
+        let shown = try ChildProcess.run(agent, ["runs", "show", id, "--store", postgres.url], timeLimit: 60)
+        XCTAssertEqual(try GeneratedContent(json: shown.stdout)["pending"]?["call_id"]?.stringValue, call, shown.stderr)
+        let wrong = try ChildProcess.run(agent, ["runs", "approve", id, "call_other_0", "--store", postgres.url], timeLimit: 60)
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertTrue(wrong.stderr.contains("it waits for \(call)"), wrong.stderr)
+        let approved = try ChildProcess.run(agent, ["runs", "approve", id, call, "--store", postgres.url], timeLimit: 60)
+        XCTAssertEqual(approved.status, 0, approved.stderr)
         try await Self.waitUntil("the call's outcome is recorded") {
             try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key = '\(call)'") == "1"
         }

@@ -174,6 +174,29 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(events.filter { $0["type"]?.stringValue == "response.output_item.done" }.count, 1, "the call is in the stream once")
     }
 
+    func testARestartOfPostgreSQLMidRunDelaysTheRunAndRepeatsNoCall() async throws {
+        let postgres = try TestPostgres()
+        let folder = try ServeFixtures.folder()
+        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
+        // The first turn takes 2.5 s: the restart lands inside it.
+        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 2500), ServeFixtures.final("You are free on Sunday 6 December.")]
+            .joined(separator: "\n"), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
+        let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
+        _ = try await Self.waitForStatus(serve, id, ["in_progress"])
+        try postgres.stop()
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        try postgres.start()
+
+        let done = try await Self.waitForStatus(serve, id, ["completed"], timeout: 60)
+        XCTAssertEqual(done["trailhead"]?["answer"]?.stringValue, "You are free on Sunday 6 December.", "\(done)")
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key LIKE 'started:%'"), "1", "the call ran once")
+        let events = try await Self.events(serve, id, after: nil)
+        XCTAssertEqual(events.map { $0["sequence_number"]?.intValue }, Array(0..<events.count).map { $0 })
+        XCTAssertEqual(events.filter { $0["type"]?.stringValue == "response.output_item.done" }.count, 1)
+    }
+
     func testAWorkerProcessRunsTheRunsOfAServerThatRunsNone() async throws {
         let postgres = try TestPostgres()
         let folder = try ServeFixtures.folder()

@@ -92,7 +92,7 @@ public final class BackgroundWorker: Sendable {
         }
         let steps: [String: GeneratedContent]
         do { steps = try runs.steps(run.id) } catch { return }  // the lease lapses; another try later
-        let checkpoints = RunCheckpoints(runs: runs, claim: claim, recorded: steps)
+        let checkpoints = RunCheckpoints(runs: runs, claim: claim, recorded: steps, patience: configuration.leaseSeconds)
 
         let decoded: AgentServer.DecodedResponsesRequest
         do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(Array(run.request.jsonString.utf8)) } catch {

@@ -43,10 +43,15 @@ final class RunCheckpoints: Sendable {
     }
     private let state = Mutex(State())
 
-    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: [String: GeneratedContent]) {
+    /// How long a checkpoint waits for a database that went away (a restart) before the run
+    /// stops: the lease's length, past which the write would be fenced anyway.
+    let patience: Double
+
+    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: [String: GeneratedContent], patience: Double) {
         self.runs = runs
         self.claim = claim
         self.recorded = recorded
+        self.patience = patience
     }
 
     /// Model turns earlier executions recorded (a scripted model resumes after them).
@@ -57,14 +62,21 @@ final class RunCheckpoints: Sendable {
     /// Stops the run at its next step (the first reason given wins).
     func stop(_ reason: Stop) { state.withLock { if $0.stop == nil { $0.stop = reason } } }
 
-    private func write(_ key: String, _ outcome: GeneratedContent, event: GeneratedContent? = nil) -> Bool {
-        do {
-            try runs.record(claim, key: key, outcome: outcome, event: event)
-            state.withLock { $0.written += 1 }
-            return true
-        } catch {
-            stop(error.kind == .conflict ? .fenced : .storeFailed(error.message))
-            return false
+    private func write(_ key: String, _ outcome: GeneratedContent, event: GeneratedContent? = nil) async -> Bool {
+        let deadline = monotonicSeconds() + patience
+        var delay = 0.05
+        while true {
+            do throws(SessionStoreError) {
+                try runs.record(claim, key: key, outcome: outcome, event: event)
+                state.withLock { $0.written += 1 }
+                return true
+            } catch where error.kind == .unavailable && monotonicSeconds() + delay < deadline {
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                delay = min(delay * 2, 1)
+            } catch {
+                stop(error.kind == .conflict ? .fenced : .storeFailed(error.message))
+                return false
+            }
         }
     }
 
@@ -89,21 +101,21 @@ final class RunCheckpoints: Sendable {
     }
 
     /// Records a live model turn; false when the run must stop instead of going on.
-    func recordModelTurn(_ key: String, _ response: ModelResponse) -> Bool {
+    func recordModelTurn(_ key: String, _ response: ModelResponse) async -> Bool {
         var object: JSONObject = ["text": .string(response.text), "model": .string(response.modelID), "seconds": .number(response.timings.total)]
         if let usage = response.usage {
             object["promptTokens"] = .number(Double(usage.promptTokens))
             object["completionTokens"] = .number(Double(usage.completionTokens))
         }
         if let reason = response.finishReason { object["finishReason"] = .string(reason) }
-        return write(key, .object(object))
+        return await write(key, .object(object))
     }
 
-    func recordProbabilities(_ key: String, _ probabilities: [TokenProbability]?) -> Bool {
+    func recordProbabilities(_ key: String, _ probabilities: [TokenProbability]?) async -> Bool {
         let value: GeneratedContent = probabilities.map { list in
             .array(list.map { ["token": .string($0.token), "probability": .number($0.probability)] })
         } ?? .null
-        return write(key, ["probabilities": value])
+        return await write(key, ["probabilities": value])
     }
 
     static func response(from recorded: GeneratedContent) -> ModelResponse {
@@ -145,7 +157,7 @@ final class RunCheckpoints: Sendable {
             // An earlier execution started it and stopped before its outcome was recorded: it may
             // have had its effect, so it is not run again (at most once).
             let lost = ToolCallOutcome(result: nil, error: "this call's outcome was lost (its worker stopped while it ran); it was not run again")
-            return write(id, Self.content(lost), event: toolEvent(id, call, lost)) ? lost : interrupted
+            return await write(id, Self.content(lost), event: toolEvent(id, call, lost)) ? lost : interrupted
         }
         var decided: Bool?
         if needsApproval {
@@ -157,11 +169,11 @@ final class RunCheckpoints: Sendable {
         }
         if decided == false {
             let refused = ToolCallOutcome(result: nil, error: "the user did not approve this call of \(call.tool)")
-            return write(id, Self.content(refused), event: toolEvent(id, call, refused)) ? refused : interrupted
+            return await write(id, Self.content(refused), event: toolEvent(id, call, refused)) ? refused : interrupted
         }
-        guard write("started:" + id, ["tool": .string(call.tool)]) else { return interrupted }
+        guard await write("started:" + id, ["tool": .string(call.tool)]) else { return interrupted }
         let outcome = await body()
-        _ = write(id, Self.content(outcome), event: toolEvent(id, call, outcome))
+        _ = await write(id, Self.content(outcome), event: toolEvent(id, call, outcome))
         return outcome
     }
 
@@ -222,7 +234,7 @@ struct CheckpointedModel: LanguageModel {
                 do {
                     for try await event in base.generate(request) {
                         if case .completed(let response) = event {
-                            guard checkpoints.recordModelTurn(key, response) else { throw CancellationError() }
+                            guard await checkpoints.recordModelTurn(key, response) else { throw CancellationError() }
                         }
                         continuation.yield(event)
                     }
@@ -240,7 +252,7 @@ struct CheckpointedModel: LanguageModel {
         if let recorded { return RunCheckpoints.probabilities(from: recorded) }
         if checkpoints.stop != nil { throw CancellationError() }
         let probabilities = try await base.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
-        guard checkpoints.recordProbabilities(key, probabilities) else { throw CancellationError() }
+        guard await checkpoints.recordProbabilities(key, probabilities) else { throw CancellationError() }
         return probabilities
     }
 }

@@ -163,12 +163,11 @@ public final class BackgroundWorker: Sendable {
         case .success(let answer):
             // The response's transcript entries reach the shared store once, from the execution
             // that completes the run (and only while it still holds the run).
-            do throws(SessionStoreError) {
-                _ = try runs.extend(claim, leaseSeconds: configuration.leaseSeconds)
-                try buffer.commit()
-            } catch where error.kind == .conflict {
-                return
-            } catch {
+            do throws(SessionStoreError) { _ = try runs.extend(claim, leaseSeconds: configuration.leaseSeconds) } catch {
+                return  // fenced (another worker has the run), or the database is away: the lease lapses
+            }
+            do throws(SessionStoreError) { try buffer.commit() } catch {
+                // A conflict: another response continued the conversation meanwhile.
                 finish(claim, .failed, Self.failed(base, "session store: \(error.message)"), event: "response.failed")
                 return
             }

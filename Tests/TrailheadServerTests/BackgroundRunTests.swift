@@ -227,6 +227,43 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(refused.body["error"]?["code"]?.stringValue, "background_unavailable")
     }
 
+    func testBadBackgroundRequestsGetClearErrors() async throws {
+        let postgres = try TestPostgres()
+        let folder = try ServeFixtures.folder()
+        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
+        try ServeFixtures.write(ServeFixtures.final("Hello."), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url, "--no-worker"], environment: Self.environment)
+        let function: GeneratedContent = ["type": "function", "name": "lookup", "parameters": ["type": "object", "properties": [:]]]
+        let refusals: [(GeneratedContent, Int, String)] = [
+            (["model": "nobody", "input": "hi", "background": true], 404, "no agent named 'nobody'"),
+            (["model": "local", "input": "hi", "background": true, "tools": [function]], 400, "client functions are not served in background"),
+            (["model": "free-days", "input": "hi", "background": true, "stream": true], 400, "?stream=true"),
+        ]
+        for (body, status, words) in refusals {
+            let answer = try serve.post("/responses", body)
+            XCTAssertEqual(answer.status, status, "\(body)")
+            XCTAssertTrue(answer.body["error"]?["message"]?.stringValue?.contains(words) == true, "\(answer.body)")
+        }
+        let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "hi", "background": true]).body["id"]?.stringValue)
+        XCTAssertEqual(try serve.post("/responses/\(id)/approve", [:]).status, 400, "no call_id")
+        XCTAssertEqual(try serve.post("/responses/\(id)/approve", ["call_id": "call_x_0"]).status, 409, "it waits for no call")
+        XCTAssertEqual(try serve.post("/responses/\(id)/pause", [:]).status, 404)
+        for (path, status) in [
+            ("/responses/\(id)?stream=true&starting_after=soon", 400), ("/responses/resp_bg0000?stream=true", 404),
+            ("/responses/../../etc/passwd", 404), ("/responses/resp_abc_3", 404),  // a conversation's response id is no background run
+        ] {
+            let answer = try await Self.get(serve.baseURL + path)
+            XCTAssertEqual(answer.status, status, "\(path): \(answer.body)")
+        }
+        let continued = try serve.post("/responses", ["model": "free-days", "input": "hi", "previous_response_id": .string(id)])
+        XCTAssertEqual(continued.status, 400, "a queued response cannot be continued yet")
+        XCTAssertEqual(continued.body["error"]?["param"]?.stringValue, "previous_response_id")
+        // And the server goes on serving.
+        let still = try await Self.get(serve.baseURL + "/responses/\(id)")
+        XCTAssertEqual(still.body["status"]?.stringValue, "queued")
+    }
+
     // MARK: - Helpers
 
     static func events(inFile path: String) throws -> Int {

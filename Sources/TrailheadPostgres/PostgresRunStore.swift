@@ -29,6 +29,7 @@ public final class PostgresRunStore: Sendable {
         }
         self.url = url
         pool = (0..<max(1, connections)).map { _ in PooledConnection(PostgresConnection(url: url)) }
+        changes = RunChanges(url: url, channels: [Change.queued.rawValue, Change.events.rawValue])
     }
 
     public var description: String { PostgresSessionStore.redacted(url) }
@@ -87,7 +88,7 @@ public final class PostgresRunStore: Sendable {
     public func enqueue(id: String, session: String, request: GeneratedContent, event: GeneratedContent) throws(SessionStoreError) {
         try run("""
             WITH r AS (INSERT INTO trailhead_runs (id, status, request, session, next_event) VALUES ($1, 'queued', $2::jsonb, $3, 1) RETURNING id)
-            INSERT INTO trailhead_run_events (run, seq, event) SELECT id, 0, $4::jsonb FROM r
+            INSERT INTO trailhead_run_events (run, seq, event) SELECT id, 0, $4::jsonb FROM r RETURNING pg_notify('\(Change.queued.rawValue)', run)
             """, [id, request.jsonString, session, event.jsonString])
     }
 
@@ -126,7 +127,7 @@ public final class PostgresRunStore: Sendable {
                 INSERT INTO trailhead_run_events (run, seq, event)
                 SELECT id, next_event - 1, jsonb_build_object('type', 'response.in_progress',
                     'response', jsonb_build_object('id', id, 'object', 'response', 'status', 'in_progress')) FROM claimed)
-            SELECT \(Self.columns), lease_token FROM claimed
+            SELECT \(Self.columns), lease_token, pg_notify('\(Change.events.rawValue)', id) FROM claimed
             """, [owner, String(seconds)]).rows
         guard let row = rows.first else { return nil }
         guard let token = row[8].flatMap(Int.init) else { throw SessionStoreError(.failed, "a claimed run has no lease token") }
@@ -165,7 +166,7 @@ public final class PostgresRunStore: Sendable {
                 RETURNING id, next_event - 1 AS seq),
             s AS (INSERT INTO trailhead_run_steps (run, key, outcome) SELECT id, $3, $4::jsonb FROM f ON CONFLICT (run, key) DO NOTHING),
             e AS (INSERT INTO trailhead_run_events (run, seq, event) SELECT id, seq, $5::jsonb FROM f WHERE $5::jsonb IS NOT NULL)
-            SELECT count(*) FROM f
+            SELECT count(*), pg_notify('\(Change.events.rawValue)', $1) FROM f
             """, [claim.run.id, String(claim.token), key, outcome.jsonString, event?.jsonString]).rows
         guard rows.first?.first == "1" else { throw Self.fenced(claim.run.id) }
     }
@@ -182,7 +183,7 @@ public final class PostgresRunStore: Sendable {
                 WHERE id = $1 AND lease_token = $2::bigint AND status = 'in_progress' AND lease_expires > clock_timestamp()
                 RETURNING id, next_event - 1 AS seq),
             e AS (INSERT INTO trailhead_run_events (run, seq, event) SELECT id, seq, $6::jsonb FROM f)
-            SELECT count(*) FROM f
+            SELECT count(*), pg_notify('\(Change.events.rawValue)', $1) FROM f
             """, [claim.run.id, String(claim.token), status.rawValue, response.jsonString, pending?.jsonString, event.jsonString]).rows
         guard rows.first?.first == "1" else { throw Self.fenced(claim.run.id) }
     }
@@ -210,6 +211,7 @@ public final class PostgresRunStore: Sendable {
                 WHERE id = $1 AND status IN ('queued', 'in_progress', 'requires_action')
                 RETURNING id, status, next_event - 1 AS seq)
             INSERT INTO trailhead_run_events (run, seq, event) SELECT id, seq, $3::jsonb FROM r WHERE status = 'cancelled'
+            RETURNING pg_notify('\(Change.events.rawValue)', run)
             """, [id, response.jsonString, event.jsonString])
         return try load(id)
     }
@@ -225,9 +227,27 @@ public final class PostgresRunStore: Sendable {
                 RETURNING id, next_event - 1 AS seq),
             s AS (INSERT INTO trailhead_run_steps (run, key, outcome) SELECT id, 'approval:' || $2, $3::jsonb FROM r ON CONFLICT (run, key) DO NOTHING),
             e AS (INSERT INTO trailhead_run_events (run, seq, event) SELECT id, seq, $4::jsonb FROM r)
-            SELECT count(*) FROM r
+            SELECT count(*), pg_notify('\(Change.queued.rawValue)', $1), pg_notify('\(Change.events.rawValue)', $1) FROM r
             """, [id, callID, GeneratedContent.object(["approved": .bool(approved)]).jsonString, event.jsonString]).rows
         return rows.first?.first == "1"
+    }
+
+    // MARK: - Waiting for changes (LISTEN/NOTIFY)
+
+    /// What changed: a run was queued (or queued again), or a run has a new event.
+    public enum Change: String, Sendable {
+        case queued = "trailhead_runs_queued", events = "trailhead_run_events"
+    }
+
+    private let changes: RunChanges
+
+    /// A mark to wait from: take it before looking, then `wait(for:after:timeout:)` if there was nothing.
+    public func mark(_ change: Change) -> Int { changes.generation(change.rawValue) }
+
+    /// Blocks the calling thread until a `change` after `mark` is notified, or `timeout` seconds
+    /// pass (a notification can be missed across a reconnection: callers look again after it).
+    public func wait(for change: Change, after mark: Int, timeout: Double) {
+        changes.wait(change.rawValue, after: mark, timeout: timeout)
     }
 
     @discardableResult
@@ -243,5 +263,63 @@ public final class PostgresRunStore: Sendable {
                 throw SessionStoreError(.failed, "PostgreSQL \(description): \(error.message)")
             }
         }
+    }
+}
+
+/// Notifications of run changes, on a connection and a thread of their own (started by the first
+/// waiter): each bumps its channel's generation and wakes every waiter.
+final class RunChanges: @unchecked Sendable {
+    private let url: String
+    private let channels: [String]
+    private let condition = NSCondition()
+    private var generations: [String: Int] = [:]
+    private var listening = false
+
+    init(url: String, channels: [String]) {
+        self.url = url
+        self.channels = channels
+    }
+
+    func generation(_ channel: String) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        startListening()
+        return generations[channel, default: 0]
+    }
+
+    func wait(_ channel: String, after mark: Int, timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        startListening()
+        while generations[channel, default: 0] == mark {
+            if !condition.wait(until: deadline) { return }
+        }
+    }
+
+    /// Called with the lock held.
+    private func startListening() {
+        guard !listening else { return }
+        listening = true
+        let listener = PostgresConnection(url: url)
+        listener.setup = channels.map { "LISTEN \($0)" }
+        let box = PooledConnection.Box(connection: listener)  // this thread alone uses it
+        let thread = Thread { [self] in
+            let connection = box.connection
+            while true {
+                let arrived: [String]
+                do { arrived = try connection.notifications(waiting: 1) } catch {
+                    Thread.sleep(forTimeInterval: 0.5)  // the database is away: connect again
+                    continue
+                }
+                guard !arrived.isEmpty else { continue }
+                condition.lock()
+                for channel in arrived { generations[channel, default: 0] += 1 }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        thread.name = "trailhead-run-changes"
+        thread.start()
     }
 }

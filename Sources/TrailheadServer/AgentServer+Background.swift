@@ -136,9 +136,11 @@ extension AgentServer {
         }
         let ends: Set<String> = ["response.completed", "response.failed", "response.cancelled"]
         return .stream(headers: [:]) { stream in
-            Task {
+            // A thread of its own: it blocks between events, woken by the database's NOTIFY.
+            Thread {
                 var last = after
                 while stream.isOpen {
+                    let mark = runs.mark(.events)
                     let events = (try? runs.events(id, after: last)) ?? []
                     for event in events {
                         let type = event["type"]?.stringValue ?? "message"
@@ -154,9 +156,9 @@ extension AgentServer {
                         stream.close()
                         return
                     }
-                    if events.isEmpty { try? await Task.sleep(nanoseconds: 100_000_000) }
+                    if events.isEmpty { runs.wait(for: .events, after: mark, timeout: 1) }
                 }
-            }
+            }.start()
         }
     }
 }

@@ -46,6 +46,26 @@ final class PostgresRunStoreTests: XCTestCase {
         XCTAssertEqual(try runs.events("resp_bgone", after: 2).map { $0["sequence_number"]?.intValue }, [3, 4])
     }
 
+    func testAQueuedRunAndANewEventAreNotifiedToWaiters() throws {
+        let postgres = try TestPostgres()
+        let runs = try PostgresRunStore(url: postgres.url)
+        try runs.migrate()
+        let queued = runs.mark(.queued)
+        // The listener connects on the first mark; a run queued from another store's connection wakes it.
+        var notified = false
+        for attempt in 0..<20 where !notified {
+            try PostgresRunStore(url: postgres.url).enqueue(id: "resp_bgn\(attempt)", session: "s\(attempt)", request: ["model": "m"], event: ["type": "response.created"])
+            runs.wait(for: .queued, after: queued, timeout: 1)
+            notified = runs.mark(.queued) != queued
+        }
+        XCTAssertTrue(notified, "LISTEN trailhead_runs_queued heard the enqueue")
+        let events = runs.mark(.events)
+        let claim = try XCTUnwrap(try runs.claim(owner: "A", leaseSeconds: 60))
+        try runs.record(claim, key: "model:0", outcome: ["text": "hi"], event: ["type": "response.output_item.done"])
+        runs.wait(for: .events, after: events, timeout: 10)
+        XCTAssertNotEqual(runs.mark(.events), events, "a stored event is notified")
+    }
+
     func testAnApprovalIsRecordedOnceForTheCallTheRunWaitsFor() throws {
         let postgres = try TestPostgres()
         let runs = try PostgresRunStore(url: postgres.url)

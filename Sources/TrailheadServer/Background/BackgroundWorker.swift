@@ -19,8 +19,9 @@ public final class BackgroundWorker: Sendable {
         public var concurrency = 1
         /// How long a claim lasts unless extended (every third of it while the run goes on).
         public var leaseSeconds = 10.0
-        /// How often an idle worker looks for a queued run.
-        public var pollSeconds = 0.2
+        /// How often an idle worker looks for a run whose lease lapsed (a queued run wakes it at
+        /// once, through `LISTEN/NOTIFY`).
+        public var pollSeconds = 1.0
         /// The name in `lease_owner` (host and process by default).
         public var owner = "\(ProcessInfo.processInfo.hostName):\(getpid())"
 
@@ -64,13 +65,15 @@ public final class BackgroundWorker: Sendable {
 
     private func loop() {
         while !stopped.load(ordering: .relaxed) {
+            let mark = runs.mark(.queued)
             let claim: PostgresRunStore.Claim?
             do { claim = try runs.claim(owner: configuration.owner, leaseSeconds: configuration.leaseSeconds) } catch {
-                Thread.sleep(forTimeInterval: max(configuration.pollSeconds, 0.5))  // the database is away: wait for it
+                Thread.sleep(forTimeInterval: 0.5)  // the database is away: wait for it
                 continue
             }
             guard let claim else {
-                Thread.sleep(forTimeInterval: configuration.pollSeconds)
+                // Woken by a NOTIFY when a run is queued; a lapsed lease notifies nobody, hence the bound.
+                runs.wait(for: .queued, after: mark, timeout: configuration.pollSeconds)
                 continue
             }
             running.add(1, ordering: .relaxed)

@@ -7,6 +7,8 @@ import Foundation
 final class PostgresConnection {
     let url: String
     private var connection: OpaquePointer?
+    /// Statements run on each new connection (a `LISTEN`, which a reconnection must repeat).
+    var setup: [String] = []
 
     init(url: String) { self.url = url }
 
@@ -74,8 +76,9 @@ final class PostgresConnection {
     private func connected() throws(Failure) -> OpaquePointer {
         if let connection, PQstatus(connection) == CONNECTION_OK { return connection }
         reset()
-        let keywords = ["dbname", "connect_timeout", "application_name"]
-        let values = [url, "5", "trailhead"]
+        // No NOTICEs on stderr (a second `CREATE TABLE IF NOT EXISTS` says it skipped).
+        let keywords = ["dbname", "connect_timeout", "application_name", "options"]
+        let values = [url, "5", "trailhead", "-c client_min_messages=warning"]
         let opened: OpaquePointer? = Self.withCStrings(keywords) { keys in Self.withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) } }
         guard let opened else { throw Failure(sqlState: nil, message: "out of memory connecting to PostgreSQL", connectionLost: true) }
         guard PQstatus(opened) == CONNECTION_OK else {
@@ -84,7 +87,43 @@ final class PostgresConnection {
             throw Failure(sqlState: nil, message: message, connectionLost: true)
         }
         connection = opened
+        for statement in setup {
+            let result = PQexec(opened, statement)
+            let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+            PQclear(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                let message = String(cString: PQerrorMessage(opened)).trimmingCharacters(in: .whitespacesAndNewlines)
+                reset()
+                throw Failure(sqlState: nil, message: message, connectionLost: true)
+            }
+        }
         return opened
+    }
+
+    /// The channels of the notifications that arrived within `seconds` (`LISTEN` in `setup`);
+    /// empty when none did.
+    func notifications(waiting seconds: Double) throws(Failure) -> [String] {
+        let connection = try connected()
+        var channels = Self.drain(connection)
+        guard channels.isEmpty else { return channels }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(max(0, seconds) * 1000)) > 0 else { return [] }
+        guard PQconsumeInput(connection) == 1 else {
+            let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
+            reset()
+            throw Failure(sqlState: nil, message: message, connectionLost: true)
+        }
+        channels = Self.drain(connection)
+        return channels
+    }
+
+    private static func drain(_ connection: OpaquePointer) -> [String] {
+        var channels: [String] = []
+        while let notification = PQnotifies(connection) {
+            channels.append(String(cString: notification.pointee.relname))
+            PQfreemem(notification)
+        }
+        return channels
     }
 
     private func reset() {

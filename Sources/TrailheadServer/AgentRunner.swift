@@ -100,7 +100,8 @@ struct AgentRunner: Sendable {
     /// first: earlier turns a stateless client sent along).
     func respond(
         agent name: String, session: String, stored existing: StoredSession?, history: [Transcript.Entry] = [], prompt: String,
-        options: GenerationOptions, client: ClientSide = ClientSide(), progress: @escaping @Sendable (Progress) -> Void = { _ in }
+        options: GenerationOptions, client: ClientSide = ClientSide(), checkpoints: RunCheckpoints? = nil,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws(Failure) -> Answer {
         let agent = try spec(name, client: client)
         if let existing, existing.agent != name {
@@ -120,7 +121,10 @@ struct AgentRunner: Sendable {
         let recorder = SessionRecorder(store: store, session: session, from: transcript.count)
         let tools: [PluginTool]
         do { tools = try registry.sessionTools(plugins: agent.tools) } catch { throw .agent(error.message) }
-        let model = models.model(continuing: transcript)
+        // A background run replays its recorded model turns: a scripted model resumes after them.
+        let base = models.model(continuing: checkpoints.map { Self.transcript(transcript, plusTurns: $0.recordedModelTurns) } ?? transcript)
+        let model: any LanguageModel = checkpoints.map { CheckpointedModel(base: base, checkpoints: $0) } ?? base
+        let hooks = SessionHooks(recorder: recorder, checkpoints: checkpoints)
         var generation = options
         if generation.temperature == nil { generation.temperature = agent.options.temperature }
         if generation.seed == nil { generation.seed = agent.options.seed }
@@ -146,10 +150,10 @@ struct AgentRunner: Sendable {
             switch agent.kind {
             case .tripPlanner:
                 outcome = try await planTrip(agent, prompt: prompt, model: model, tools: tools, transcript: stored?.transcript,
-                                             recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
+                                             hooks: hooks, onEvent: onEvent, options: generation, progress: progress)
             case .generic:
                 outcome = try await answer(agent, prompt: prompt, model: model, tools: tools, client: client.tools, transcript: stored?.transcript,
-                                           recorder: recorder, onEvent: onEvent, options: generation, progress: progress)
+                                           hooks: hooks, onEvent: onEvent, options: generation, progress: progress)
             }
         } catch let failure as Failure {
             try? await recorder.flush(timeout: storeTimeout)
@@ -195,11 +199,28 @@ struct AgentRunner: Sendable {
         return false
     }
 
-    private func configure(_ session: LanguageModelSession, recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void) {
+    /// What a session of a response is given besides its model and tools.
+    struct SessionHooks {
+        var recorder: SessionRecorder
+        /// A background run's checkpoints: its calls go through them, and approvals are theirs.
+        var checkpoints: RunCheckpoints?
+    }
+
+    private func configure(_ session: LanguageModelSession, hooks: SessionHooks, onEvent: @escaping @Sendable (SessionEvent) -> Void) {
         var configuration = session.configuration
-        configuration.recorder = recorder
+        configuration.recorder = hooks.recorder
         configuration.onEvent = onEvent
+        if let checkpoints = hooks.checkpoints {
+            configuration.aroundToolCall = checkpoints.aroundToolCall
+            configuration.approve = { _ in true }  // the hook ran only calls a person approved
+        }
         session.configuration = configuration
+    }
+
+    /// `transcript` followed by `turns` placeholder model turns (what a scripted model skips).
+    static func transcript(_ transcript: Transcript, plusTurns turns: Int) -> Transcript {
+        let placeholder = Transcript.Entry.modelTurn(.init(turn: 0, text: "", parsed: nil, model: "replayed", tokensIn: nil, tokensOut: nil, latencyMs: 0))
+        return Transcript(entries: transcript.entries + Array(repeating: placeholder, count: turns))
     }
 
     /// What a run ended with, and the transcript entries it added.
@@ -207,7 +228,7 @@ struct AgentRunner: Sendable {
 
     private func answer(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], client: ClientTools, transcript: Transcript?,
-        recorder: SessionRecorder, onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions,
+        hooks: SessionHooks, onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions,
         progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
         let instructions = Instructions(agent.instructions)
@@ -215,7 +236,7 @@ struct AgentRunner: Sendable {
         let session = transcript.map {
             LanguageModelSession(model: model, tools: offered, instructions: instructions, grounding: agent.grounding, transcript: $0)
         } ?? LanguageModelSession(model: model, tools: offered, instructions: instructions, grounding: agent.grounding)
-        configure(session, recorder: recorder, onEvent: onEvent)
+        configure(session, hooks: hooks, onEvent: onEvent)
         var configuration = session.configuration
         configuration.limits = .init(maximumTurns: agent.maximumTurns, maximumToolTurns: agent.maximumToolTurns)
         if !client.isEmpty {
@@ -239,13 +260,13 @@ struct AgentRunner: Sendable {
     }
 
     private func planTrip(
-        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
+        _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, hooks: SessionHooks,
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
         let request = try Self.tripRequest(prompt)
         let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
-        configure(session, recorder: recorder, onEvent: onEvent)
+        configure(session, hooks: hooks, onEvent: onEvent)
         let stream = planner.plan(with: session, options: options)
         var facts: PlanEvaluation.ToolFacts?
         for try await snapshot in stream {

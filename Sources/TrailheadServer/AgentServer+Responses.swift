@@ -14,75 +14,35 @@ extension AgentServer {
     /// starts a new session from that point (a branch); entries after it that no response
     /// completed (a replica died mid-answer) are skipped.
     func response(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
-        let body: ResponsesRequest
-        let tools: ClientTools
-        let answer: GenerationSchema?
-        do throws(InvalidRequest) {
-            body = try InvalidRequest.decode(ResponsesRequest.self, from: Data(request.body))
-            answer = try body.answerSchema()
-            tools = try ClientTools(body.functions(), parallelCalls: body.parallelToolCalls, param: "tools", nameParam: "name", parametersParam: "parameters")
-            try Self.check(body.toolChoice, offered: tools)
-        } catch {
-            return .respond(APIError.response(for: error))
-        }
-        let agent = body.model
-        let previous = body.previousResponseID
-        var options = GenerationOptions(temperature: body.temperature, topP: body.topP, seed: body.seed)
-        options.maxTokens = body.maxOutputTokens
-        options.toolCallingMode = body.toolChoice.map(Self.mode)
-        let runner = runner
-        let store = configuration.store
-        let spec = runner.agents[agent]
-        let answersInSteps = !tools.isEmpty || spec?.tools.isEmpty == false
-        let answerIsJSON = spec?.answer != nil || answer != nil
-
-        // Where the conversation stands: a new session, the stored one continued, or a branch.
-        let plan: Result<(session: String, stored: StoredSession?, conversation: ClientConversation), AgentRunner.Failure> = Self.wait {
-            do {
-                var earlier: [Transcript.Entry] = []
-                var pending: [(id: String, entryID: String, call: ToolCallRequest)] = []
-                var continued: (id: String, loaded: StoredSession)?
-                if let previous {
-                    guard let (id, count) = Self.parse(responseID: previous) else {
-                        throw InvalidRequest("'\(previous.prefix(80))' is not a response of this server", param: "previous_response_id")
-                    }
-                    let loaded: StoredSession?
-                    do throws(SessionStoreError) { loaded = try store.load(id) } catch { throw AgentRunner.Failure.store(error) }
-                    guard let loaded, count <= loaded.transcript.count else {
-                        throw InvalidRequest("no response \(previous) in the store \(store.description)", param: "previous_response_id")
-                    }
-                    let entries = Array(loaded.transcript.entries[..<count])
-                    pending = Self.pendingCalls(in: entries, session: id)
-                    earlier = entries.filter { entry in
-                        if case .toolOutput(let output) = entry, output.result == ClientTool.pending { return false }
-                        return true
-                    }
-                    let later = loaded.transcript.entries[count...]
-                    if pending.isEmpty, !later.contains(where: { if case .response = $0 { true } else { false } }) { continued = (id, loaded) }
+        var decoded: DecodedResponsesRequest
+        do throws(InvalidRequest) { decoded = try Self.decodeResponses(request.body) } catch { return .respond(APIError.response(for: error)) }
+        var raw = request.body
+        if let previous = decoded.body.previousResponseID, previous.hasPrefix("resp_bg") {
+            // A completed background response continues as the conversation's own response.
+            switch continuation(ofBackground: previous) {
+            case .failure(let invalid): return .respond(APIError.response(for: invalid))
+            case .success(let id):
+                decoded.body.previousResponseID = id
+                if case .object(var fields)? = try? GeneratedContent(json: Data(raw)) {
+                    fields["previous_response_id"] = .string(id)
+                    raw = Array(GeneratedContent.object(fields).jsonString.utf8)
                 }
-                let conversation = try ClientConversation(
-                    try Self.turns(of: body.input, instructions: body.instructions), answersInSteps: answersInSteps, answerIsJSON: answerIsJSON,
-                    list: "input", earlier: earlier, pending: pending)
-                if let continued, conversation.history == earlier {
-                    return .success((continued.id, continued.loaded, conversation))  // the stored session goes on in place
-                }
-                return .success((AgentRunner.newSessionID(), nil, conversation))
-            } catch let invalid as InvalidRequest {
-                return .failure(.invalid(invalid))
-            } catch let failure as AgentRunner.Failure {
-                return .failure(failure)
-            } catch {
-                return .failure(.agent("\(error)"))
             }
         }
-        let session: String, stored: StoredSession?, conversation: ClientConversation
-        switch plan {
+        if decoded.body.background == true { return enqueueBackground(decoded, raw: raw) }
+        let (body, tools) = (decoded.body, decoded.tools)
+        let agent = body.model
+        let previous = body.previousResponseID
+        let runner = runner
+        let store = configuration.store
+        let settled = decoded
+        let planned = Self.wait { Self.plan(settled, runner: runner, store: store, newSession: AgentRunner.newSessionID()) }
+        let plan: ResponsePlan
+        switch planned {
         case .failure(let failure): return .respond(APIError.response(for: failure))
-        case .success(let planned): (session, stored, conversation) = planned
+        case .success(let made): plan = made
         }
-        let client = AgentRunner.ClientSide(tools: tools, instructions: conversation.instructions, answer: answer)
-        let history = stored == nil ? conversation.history : []
-        let prompt = conversation.prompt
+        let (session, stored, client, history, prompt, options) = (plan.session, plan.stored, plan.client, plan.history, plan.prompt, plan.options)
         let run: @Sendable (@escaping @Sendable (AgentRunner.Progress) -> Void) async -> Result<AgentRunner.Answer, AgentRunner.Failure> = { [self, options] progress in
             do {
                 let respond = { () async throws(AgentRunner.Failure) -> AgentRunner.Answer in
@@ -128,6 +88,85 @@ extension AgentServer {
                 while stream.isOpen { try? await Task.sleep(nanoseconds: 200_000_000) }
                 task.cancel()
             }
+        }
+    }
+
+    /// A `POST /v1/responses` body, decoded and checked (its answer schema and the client's tools).
+    struct DecodedResponsesRequest: Sendable {
+        var body: ResponsesRequest
+        var tools: ClientTools
+        var answer: GenerationSchema?
+    }
+
+    static func decodeResponses(_ bytes: [UInt8]) throws(InvalidRequest) -> DecodedResponsesRequest {
+        let body = try InvalidRequest.decode(ResponsesRequest.self, from: Data(bytes))
+        let answer = try body.answerSchema()
+        let tools = try ClientTools(body.functions(), parallelCalls: body.parallelToolCalls, param: "tools", nameParam: "name", parametersParam: "parameters")
+        try Self.check(body.toolChoice, offered: tools)
+        return DecodedResponsesRequest(body: body, tools: tools, answer: answer)
+    }
+
+    /// Where a response's conversation stands, and what its run is given.
+    struct ResponsePlan: Sendable {
+        var session: String
+        /// The stored session it continues in place (nil: a new session, `history` first).
+        var stored: StoredSession?
+        var client: AgentRunner.ClientSide
+        var history: [Transcript.Entry]
+        var prompt: String
+        var options: GenerationOptions
+    }
+
+    /// Reads the store (blocking): a new session (named `newSession`), the stored one continued,
+    /// or a branch.
+    static func plan(
+        _ decoded: DecodedResponsesRequest, runner: AgentRunner, store: any SessionStore, newSession: String
+    ) -> Result<ResponsePlan, AgentRunner.Failure> {
+        let (body, tools, answer) = (decoded.body, decoded.tools, decoded.answer)
+        let previous = body.previousResponseID
+        var options = GenerationOptions(temperature: body.temperature, topP: body.topP, seed: body.seed)
+        options.maxTokens = body.maxOutputTokens
+        options.toolCallingMode = body.toolChoice.map(Self.mode)
+        let spec = runner.agents[body.model]
+        let answersInSteps = !tools.isEmpty || spec?.tools.isEmpty == false
+        let answerIsJSON = spec?.answer != nil || answer != nil
+        do {
+            var earlier: [Transcript.Entry] = []
+            var pending: [(id: String, entryID: String, call: ToolCallRequest)] = []
+            var continued: (id: String, loaded: StoredSession)?
+            if let previous {
+                guard let (id, count) = Self.parse(responseID: previous) else {
+                    throw InvalidRequest("'\(previous.prefix(80))' is not a response of this server", param: "previous_response_id")
+                }
+                let loaded: StoredSession?
+                do throws(SessionStoreError) { loaded = try store.load(id) } catch { throw AgentRunner.Failure.store(error) }
+                guard let loaded, count <= loaded.transcript.count else {
+                    throw InvalidRequest("no response \(previous) in the store \(store.description)", param: "previous_response_id")
+                }
+                let entries = Array(loaded.transcript.entries[..<count])
+                pending = Self.pendingCalls(in: entries, session: id)
+                earlier = entries.filter { entry in
+                    if case .toolOutput(let output) = entry, output.result == ClientTool.pending { return false }
+                    return true
+                }
+                let later = loaded.transcript.entries[count...]
+                if pending.isEmpty, !later.contains(where: { if case .response = $0 { true } else { false } }) { continued = (id, loaded) }
+            }
+            let conversation = try ClientConversation(
+                try Self.turns(of: body.input, instructions: body.instructions), answersInSteps: answersInSteps, answerIsJSON: answerIsJSON,
+                list: "input", earlier: earlier, pending: pending)
+            let client = AgentRunner.ClientSide(tools: tools, instructions: conversation.instructions, answer: answer)
+            if let continued, conversation.history == earlier {
+                // The stored session goes on in place.
+                return .success(ResponsePlan(session: continued.id, stored: continued.loaded, client: client, history: [], prompt: conversation.prompt, options: options))
+            }
+            return .success(ResponsePlan(session: newSession, stored: nil, client: client, history: conversation.history, prompt: conversation.prompt, options: options))
+        } catch let invalid as InvalidRequest {
+            return .failure(.invalid(invalid))
+        } catch let failure as AgentRunner.Failure {
+            return .failure(failure)
+        } catch {
+            return .failure(.agent("\(error)"))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TrailheadAgent
 import TrailheadModels
+import TrailheadPostgres
 import TrailheadSchema
 import TrailheadSupport
 import TrailheadTools
@@ -27,10 +28,14 @@ public final class AgentServer: Sendable {
         public var models: ModelSource
         /// How long a response waits for an unavailable store before it fails (503).
         public var storeTimeout: Double
+        /// Where background responses are kept (`"background": true`); nil: none are served.
+        public var runs: PostgresRunStore?
+        /// The worker this process runs for them (nil: none here; `agent worker` processes do).
+        public var worker: BackgroundWorker.Configuration?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, apiKey: String? = nil, agents: [AgentSpec] = [.tripPlanner], store: any SessionStore,
-            models: ModelSource, storeTimeout: Double = 30
+            models: ModelSource, storeTimeout: Double = 30, runs: PostgresRunStore? = nil, worker: BackgroundWorker.Configuration? = nil
         ) {
             self.host = host
             self.port = port
@@ -39,6 +44,8 @@ public final class AgentServer: Sendable {
             self.store = store
             self.models = models
             self.storeTimeout = storeTimeout
+            self.runs = runs
+            self.worker = worker
         }
     }
 
@@ -49,6 +56,8 @@ public final class AgentServer: Sendable {
 
     public let configuration: Configuration
     let runner: AgentRunner
+    /// The in-process worker of background responses, when configured.
+    let worker: BackgroundWorker?
     private let server: HTTPServer
     /// Conversations with a response under way in this process (a second request for the same
     /// one waits its turn instead of racing it for the store's next entry).
@@ -65,6 +74,11 @@ public final class AgentServer: Sendable {
         runner = AgentRunner(
             agents: Dictionary(configuration.agents.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }), registry: registry,
             store: configuration.store, models: configuration.models, storeTimeout: configuration.storeTimeout)
+        if let runs = configuration.runs, let settings = configuration.worker {
+            worker = BackgroundWorker(configuration: settings, runs: runs, runner: runner)
+        } else {
+            worker = nil
+        }
         let handler = Handler()
         let key = configuration.apiKey ?? ""
         let admit: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
@@ -83,10 +97,16 @@ public final class AgentServer: Sendable {
         handler.server.withLock { $0 = self }
     }
 
-    /// Serves until `stop()`.
-    public func run() { server.run() }
+    /// Serves until `stop()` (and runs background responses, with a worker configured).
+    public func run() {
+        worker?.start()
+        server.run()
+    }
 
-    public func stop() { server.stop() }
+    public func stop() {
+        worker?.stop()
+        server.stop()
+    }
 
     static func isLoopback(_ host: String) -> Bool { host == "127.0.0.1" || host == "localhost" || host.hasPrefix("127.") }
 
@@ -107,6 +127,7 @@ public final class AgentServer: Sendable {
         case ("GET", "/v1/models"): return .respond(models())
         case ("POST", "/v1/chat/completions"): return chatCompletion(request)
         case ("POST", "/v1/responses"): return response(request)
+        case (_, let path) where path.hasPrefix("/v1/responses/"): return backgroundRoute(request, path: path)
         case (_, "/v1/chat/completions"), (_, "/v1/responses"):
             return .respond(APIError.response(405, "use POST", type: "invalid_request_error"))
         default:

@@ -61,6 +61,10 @@ public final class LanguageModelSession: Sendable {
         /// Asked before each call of a tool that needs approval (`Tool.needsApproval`); the
         /// default approves nothing.
         public var approve: @Sendable (ToolCallRequest) async -> Bool = { _ in false }
+        /// Wraps every call of a tool (approval included): a durable run (`agent serve`'s
+        /// background runs) answers a call it recorded before from its record instead of running
+        /// it again, and records each new call's outcome before the loop goes on. `nil`: calls run.
+        public var aroundToolCall: ToolCallHook?
         /// What the instructions entry records to run the session again (`agent transcript replay`).
         public var request: GeneratedContent?
         /// The token limit of a free-text answer when `GenerationOptions.maximumResponseTokens`
@@ -263,7 +267,7 @@ public final class LanguageModelSession: Sendable {
         let search = searchTool(configuration)
         let runnable = search.map { tools.merging([($0.name, $0)], uniquingKeysWith: { a, _ in a }) } ?? tools
         let loop = AgentLoop(
-            model: model, options: options, tools: SessionToolRunner(tools: runnable, approve: configuration.approve), record: { self.record($0) },
+            model: model, options: options, tools: SessionToolRunner(tools: runnable, approve: configuration.approve, around: configuration.aroundToolCall), record: { self.record($0) },
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
             nextCallID: { self.nextCallID() }, maximumTextTokens: configuration.maximumTextTokens,
             stopsAfterToolCalls: configuration.stopsAfterToolCalls, historyTransform: configuration.historyTransform ?? .identity,

@@ -40,14 +40,36 @@ struct SessionTool: Sendable {
 struct SessionToolRunner: ToolRunner {
     var tools: [String: SessionTool]
     var approve: @Sendable (ToolCallRequest) async -> Bool
+    var around: ToolCallHook?
 
     func run(_ call: ToolCallRequest) async -> ToolRun {
         guard let tool = tools[call.tool] else { return ToolRun(result: nil, error: "unknown tool \"\(call.tool)\"") }
-        if tool.needsApproval, await !approve(call) {
-            return ToolRun(result: nil, error: "the user did not approve this call of \(call.tool)")
+        let approve = approve
+        let body: @Sendable () async -> ToolCallOutcome = {
+            if tool.needsApproval, await !approve(call) {
+                return ToolCallOutcome(result: nil, error: "the user did not approve this call of \(call.tool)")
+            }
+            let run = await tool.run(call.arguments)
+            return ToolCallOutcome(result: run.result, error: run.error)
         }
-        return await tool.run(call.arguments)
+        let outcome = if let around { await around(call, tool.needsApproval, body) } else { await body() }
+        return ToolRun(result: outcome.result, error: outcome.error)
     }
 
     func isReadOnly(_ tool: String) -> Bool { tools[tool]?.isReadOnly ?? false }
 }
+
+/// What a call gave, as a `ToolCallHook` sees it: a result, or the error the model reads.
+public struct ToolCallOutcome: Sendable, Equatable {
+    public var result: GeneratedContent?
+    public var error: String?
+
+    public init(result: GeneratedContent?, error: String?) {
+        self.result = result
+        self.error = error
+    }
+}
+
+/// Wraps one call: the call, whether its tool needs approval, and the call itself (approval,
+/// then the tool) to run — or not, when the hook has the outcome already.
+public typealias ToolCallHook = @Sendable (ToolCallRequest, _ needsApproval: Bool, _ run: @Sendable () async -> ToolCallOutcome) async -> ToolCallOutcome

@@ -13,7 +13,7 @@ public struct AgentCommand: Command {
         subcommands: [
             PlanCommand.self, RunCommand.self, EvalCommand.self, ServeCommand.self, ToolsCommand.self, MCPCommand.self, TranscriptCommand.self,
             ModelCommand.self,
-            DoctorCommand.self, GeodataCommand.self, SchemaCommand.self,
+            DoctorCommand.self, GeodataCommand.self, SchemaCommand.self, WorkerCommand.self, RunsCommand.self,
         ])
 
     public init() {}

@@ -35,6 +35,7 @@ struct ServeCommand: Command {
     @Option(valueName: "VAR", help: "Variable holding the API key clients must send (default TRAILHEAD_API_KEY).")
     var apiKeyEnv = "TRAILHEAD_API_KEY"
     @Option(valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints.") var modelApiKeyEnv: String?
+    @Flag(help: "Run no background responses here (agent worker processes do); with a postgresql:// store.") var noWorker: Bool
     @OptionGroup var pluginFolders: PluginFolderOptions
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -57,10 +58,14 @@ struct ServeCommand: Command {
                 throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
             }
         }
+        let runs = try Self.makeRuns(store)
         let server: AgentServer
         do {
             server = try AgentServer(
-                configuration: .init(host: host, port: port.number, apiKey: apiKey, agents: agents, store: store, models: models), registry: registry)
+                configuration: .init(
+                    host: host, port: port.number, apiKey: apiKey, agents: agents, store: store, models: models, runs: runs,
+                    worker: noWorker ? nil : Self.workerConfiguration(context)),
+                registry: registry)
         } catch {
             throw CommandError("\(error)", exitCode: .usage)
         }
@@ -68,7 +73,7 @@ struct ServeCommand: Command {
         do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
-            "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
+            "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description)\(runs == nil ? "" : "; background runs"); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
         try await onOwnThread { server.run() }
         return .success
     }
@@ -82,6 +87,28 @@ struct ServeCommand: Command {
                 return store
             }
             return try FileSessionStore(folder: context.absolutePath(text))
+        } catch {
+            throw CommandError("--store: \(error.message)", exitCode: .usage)
+        }
+    }
+
+    /// The in-process worker's settings; `TRAILHEAD_WORKER_LEASE_SECONDS` shortens its lease (tests
+    /// of a takeover wait for one to lapse).
+    static func workerConfiguration(_ context: CommandContext) -> BackgroundWorker.Configuration {
+        var configuration = BackgroundWorker.Configuration()
+        if let text = context.environment["TRAILHEAD_WORKER_LEASE_SECONDS"], let seconds = Double(text), seconds >= 0.5, seconds <= 3600 {
+            configuration.leaseSeconds = seconds
+        }
+        return configuration
+    }
+
+    /// Background responses live beside a PostgreSQL store's sessions (none with a folder store).
+    static func makeRuns(_ store: any SessionStore) throws(CommandError) -> PostgresRunStore? {
+        guard let postgres = store as? PostgresSessionStore else { return nil }
+        do {
+            let runs = try PostgresRunStore(url: postgres.url)
+            try runs.migrate()
+            return runs
         } catch {
             throw CommandError("--store: \(error.message)", exitCode: .usage)
         }

@@ -11,6 +11,8 @@ struct ResponsesRequest: Decodable, Sendable {
     var parallelToolCalls: Bool?
     var previousResponseID: String?
     var stream: Bool?
+    /// Run it in the background: answered at once (`queued`), fetched later by id.
+    var background: Bool?
     var maxOutputTokens: Int?
     var temperature: Double?
     var topP: Double?
@@ -18,7 +20,7 @@ struct ResponsesRequest: Decodable, Sendable {
     var text: TextOptions?
 
     enum CodingKeys: String, CodingKey {
-        case model, input, instructions, tools, stream, temperature, seed, text
+        case model, input, instructions, tools, stream, temperature, seed, text, background
         case toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", previousResponseID = "previous_response_id"
         case maxOutputTokens = "max_output_tokens", topP = "top_p"
     }

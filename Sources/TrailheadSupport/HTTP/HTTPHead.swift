@@ -6,10 +6,14 @@ public struct HTTPHead: Sendable {
     public var startLine: [String]
     /// Header names in lower case; a repeated header keeps its last value.
     public var headers: [String: String]
+    /// A request's query parameters (`?stream=true&starting_after=3`), decoded; the start line's
+    /// target is the path alone.
+    public var query: [String: String]
 
-    public init(startLine: [String], headers: [String: String]) {
+    public init(startLine: [String], headers: [String: String], query: [String: String] = [:]) {
         self.startLine = startLine
         self.headers = headers
+        self.query = query
     }
 
     public subscript(header name: String) -> String? { headers[name.lowercased()] }

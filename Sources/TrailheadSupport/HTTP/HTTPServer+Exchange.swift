@@ -215,6 +215,7 @@ final class Exchange: @unchecked Sendable {
         final class Collected {
             var headers: [String: String] = [:]
             var conflicting = false
+            var query: [String: String] = [:]
         }
         let collected = Collected()
         withExtendedLifetime(collected) {
@@ -229,10 +230,18 @@ final class Exchange: @unchecked Sendable {
                     collected.headers[name] = text
                     return MHD_Result.YES
                 }, Unmanaged.passUnretained(collected).toOpaque())
+            _ = MHD_get_connection_values(
+                connection, MHD_ValueKind.GET_ARGUMENT_KIND,
+                { context, _, key, value in
+                    guard let context, let key else { return MHD_Result.YES }
+                    let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                    collected.query[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+                    return MHD_Result.YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
         }
         if collected.conflicting { collected.headers["content-length"] = "conflicting" }
         let string = { (pointer: UnsafePointer<CChar>?) in pointer.map { String(cString: $0) } ?? "" }
-        return HTTPHead(startLine: [string(method), string(url), string(version)], headers: collected.headers)
+        return HTTPHead(startLine: [string(method), string(url), string(version)], headers: collected.headers, query: collected.query)
     }
 }
 

@@ -53,6 +53,12 @@ final class ServeProcess {
         _ = process.wait()
     }
 
+    /// Stops the replica as an operator would (SIGTERM), and waits for it to exit.
+    func stop() {
+        _ = process.signal(SIGTERM)
+        _ = process.wait()
+    }
+
     /// Ends the replica at once, as a crash or an OOM killer would.
     func kill() {
         _ = process.signal(SIGKILL)

@@ -209,7 +209,13 @@ struct AgentRunner: Sendable {
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
-        let request = try Self.tripRequest(prompt)
+        let read = try await readTripRequest(prompt, model: model, options: options)
+        guard case .success(let (request, chosen)) = read else {
+            // Words that name no place (or ask for what cannot be planned): a question back.
+            guard case .failure(let question) = read else { fatalError() }
+            return (.string(question.text), 1, Usage(), model.id, [])
+        }
+        let tools = try chosen.map { names in try registry.sessionTools(plugins: names) } ?? tools
         let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
         configure(session, recorder: recorder, onEvent: onEvent)
@@ -222,6 +228,62 @@ struct AgentRunner: Sendable {
         let response = try await stream.collect()
         let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
         return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries)
+    }
+
+    /// The trip request a prompt asks for, and the plugins it chose (nil: all the agent's): a JSON
+    /// request or a landmark's name as `tripRequest` reads them, or else a person's words, read by
+    /// the model under `TripWords`' schema, the place resolved in the points-of-interest index and
+    /// the values checked as `agent plan` checks them — or the question to ask back.
+    func readTripRequest(_ prompt: String, model: any LanguageModel, options: GenerationOptions) async throws
+        -> Result<(TripRequest, [String]?), TripWords.Question>
+    {
+        let trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("{") || trimmed.isEmpty {
+            return .success((try Self.tripRequest(trimmed), try Self.chosenTools(trimmed)))
+        }
+        // A place's name alone, as before (whatever the index resolves it to).
+        guard case .failure = describe(trimmed) else { return .success((TripRequest(landmark: trimmed), nil)) }
+        let session = LanguageModelSession(model: model, instructions: Instructions(TripWords.instructions()))
+        var reading = options
+        reading.toolCallingMode = nil
+        let words = try await session.respond(to: Prompt(trimmed), generating: TripWords.self, options: reading).content
+        guard let place = words.landmark?.trimmingCharacters(in: .whitespacesAndNewlines), !place.isEmpty else {
+            return .failure(TripWords.Question(text: TripWords.placeQuestion))
+        }
+        switch describe(place) {
+        case .success(let found):
+            return words.request(landmark: found["name"]?.stringValue ?? place).map { ($0, nil) }
+        case .failure(let message) where registry.tool(named: "describeLandmark") != nil:
+            return .failure(TripWords.Question(text: "I couldn't find that place: \(message). Which place did you mean?"))
+        case .failure:
+            return words.request().map { ($0, nil) }
+        }
+    }
+
+    /// What the points-of-interest index says of `name` (its error's words when it knows no such place).
+    private func describe(_ name: String) -> Result<GeneratedContent, DescribeFailure> {
+        guard registry.tool(named: "describeLandmark") != nil else { return .failure(DescribeFailure(message: "no points-of-interest index")) }
+        switch registry.result(of: "describeLandmark", arguments: ["landmark": .string(name)]) {
+        case .success(let place): return .success(place)
+        case .failure(let error): return .failure(DescribeFailure(message: "\(error)"))
+        }
+    }
+
+    private struct DescribeFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// `"tools": ["poi", "calendar"]` in a JSON trip request: the agent's plugins it keeps (the
+    /// points of interest always).
+    static func chosenTools(_ prompt: String) throws(Failure) -> [String]? {
+        guard let content = try? GeneratedContent(json: prompt), let list = content["tools"]?.arrayValue else { return nil }
+        let names = list.compactMap(\.stringValue)
+        let known = ["poi", "calendar", "contacts"]
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(known.joined(separator: ", ")))")
+        }
+        return Array(Set(names + ["poi"])).sorted()
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,

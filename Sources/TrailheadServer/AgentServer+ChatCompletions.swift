@@ -68,6 +68,7 @@ extension AgentServer {
 
         let runner = runner
         let includeUsage = chat.streamOptions?.includeUsage == true
+        let includeSnapshots = chat.streamOptions?.includeSnapshots == true
         let clientTools = client.tools.names
         return .stream(headers: ["X-Trailhead-Session": session]) { stream in
             @Sendable func chunk(_ delta: GeneratedContent, finish: GeneratedContent = .null, extra: [(String, GeneratedContent)] = []) -> String {
@@ -86,6 +87,9 @@ extension AgentServer {
                     let answer = try await runner.respond(agent: agent, session: session, stored: nil, history: history, prompt: prompt, options: options, client: client) { progress in
                         switch progress {
                         case .partial(let partial):
+                            if includeSnapshots, partial.stringValue == nil {
+                                _ = stream.send(chunk([:], extra: [("trailhead", ["type": "snapshot", "answer": partial])]), event: nil)
+                            }
                             guard let delta = text.withValue({ $0.delta(after: partial) }) else { return }
                             _ = stream.send(chunk(["content": .string(delta)]), event: nil)
                         case .toolCall(let callID, let tool, let arguments) where clientTools.contains(tool):

@@ -74,6 +74,7 @@ struct ServeCommand: Command {
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
             "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
+        context.stderr.line("agent serve: open the web app at \(server.pageURL)")
         server.run()
         return .success
     }

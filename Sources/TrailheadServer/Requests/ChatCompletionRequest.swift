@@ -83,7 +83,10 @@ struct ChatCompletionRequest: Decodable, Sendable {
 
     struct StreamOptions: Decodable, Sendable {
         var includeUsage: Bool?
-        enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
+        /// Trailhead's own: each snapshot of a JSON answer whole, as it is written (the web app
+        /// draws the itinerary from them), beside the text deltas.
+        var includeSnapshots: Bool?
+        enum CodingKeys: String, CodingKey { case includeUsage = "include_usage", includeSnapshots = "include_snapshots" }
     }
 
     /// The functions offered, with their place in the request for errors.

@@ -61,6 +61,7 @@ def screenshot(driver, name, width, height):
     # The whole page, not only the window: as tall as its content.
     full = driver.execute_script("return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)")
     driver.set_window_size(width, min(max(height, full + 100), 6000))
+    driver.execute_script("window.scrollTo(0, 0)")
     time.sleep(0.1)
     driver.save_screenshot(path)
     driver.set_window_size(width, height)

@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
+        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),

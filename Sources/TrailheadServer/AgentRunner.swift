@@ -47,6 +47,8 @@ struct AgentRunner: Sendable {
         var tools = ClientTools.none
         var instructions: String?
         var answer: GenerationSchema?
+        /// The server's plugins (or single tools) a plain model may call (the playground's).
+        var plugins: [String] = []
     }
 
     /// The names a request's `model` may give besides the agents': the server's model runs as a
@@ -56,6 +58,9 @@ struct AgentRunner: Sendable {
     /// The agent `name` names, or a plain model when it names the server's model.
     func spec(_ name: String, client: ClientSide) throws(Failure) -> AgentSpec {
         if var agent = agents[name] {
+            if !client.plugins.isEmpty {
+                throw .badRequest("agent '\(name)' has its own tools: a request's plugins go to a plain model (\(modelNames.joined(separator: ", ")))")
+            }
             if !client.tools.isEmpty {
                 guard agent.kind == .generic, agent.tools.isEmpty else {
                     throw .badRequest("agent '\(name)' runs its own tools: a request's tools go to a plain model (\(modelNames.joined(separator: ", "))) or an agent without tools")
@@ -66,7 +71,7 @@ struct AgentRunner: Sendable {
         }
         guard modelNames.contains(name) else { throw .unknownAgent(name, known: agents.keys.sorted() + modelNames) }
         return AgentSpec(
-            name: name, kind: .generic, instructions: client.instructions ?? "", tools: [], answer: client.answer, grounding: .none,
+            name: name, kind: .generic, instructions: client.instructions ?? "", tools: client.plugins, answer: client.answer, grounding: .none,
             maximumTurns: 10, maximumToolTurns: nil, includeSchemaInPrompt: true, options: .init())
     }
 
@@ -115,7 +120,9 @@ struct AgentRunner: Sendable {
         let transcript = stored?.transcript ?? Transcript()
         let recorder = SessionRecorder(store: store, session: session, from: transcript.count)
         let tools: [PluginTool]
-        do { tools = try registry.sessionTools(plugins: agent.tools) } catch { throw .agent(error.message) }
+        do { tools = try registry.sessionTools(plugins: agent.tools) } catch {
+            throw client.plugins.isEmpty ? .agent(error.message) : .badRequest("plugins: \(error.message)")
+        }
         let model = models.model(continuing: transcript)
         var generation = options
         if generation.temperature == nil { generation.temperature = agent.options.temperature }

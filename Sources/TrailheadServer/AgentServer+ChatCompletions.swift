@@ -25,9 +25,9 @@ extension AgentServer {
             let answer = try chat.answerSchema()
             let agent = runner.agents[chat.model]
             conversation = try ClientConversation(
-                Self.turns(of: chat.messages), answersInSteps: !tools.isEmpty || agent?.tools.isEmpty == false,
+                Self.turns(of: chat.messages), answersInSteps: !tools.isEmpty || agent?.tools.isEmpty == false || chat.plugins?.isEmpty == false,
                 answerIsJSON: answer != nil || agent?.answer != nil, list: "messages")
-            client = .init(tools: tools, instructions: conversation.instructions, answer: answer)
+            client = .init(tools: tools, instructions: conversation.instructions, answer: answer, plugins: chat.plugins ?? [])
         } catch {
             return .respond(APIError.response(for: error))
         }

@@ -14,7 +14,7 @@ final class WebAppBrowserTests: XCTestCase {
         ("Ryan Mountain Trail", "Carry plenty of water."), ("Cap Rock Nature Trail", "Stay for the sunset."),
     ]
 
-    func testThePlanPageStreamsAPlanOntoAMapWithItsProfileAndDownloads() throws {
+    func testThePlanPageStreamsAPlanOntoAMapWithItsProfileAndDownloadsAndThePlaygroundRunsATool() throws {
         let browser = try Self.browser()
         let python = try OpenAIClientTests.python()
         let folder = try ServeFixtures.folder()
@@ -45,18 +45,25 @@ final class WebAppBrowserTests: XCTestCase {
         try ServeFixtures.write(GeneratedContent.object(["text": .string(#"{"companions": ["Ana"]}"#)]).jsonString, to: folder + "/words.jsonl")
         let words = try ServeProcess(["--model", "scripted:\(folder)/words.jsonl", "--store", folder + "/sessions-words"])
 
+        // The playground: a plain model with the calendar plugin's tool, called once.
+        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December.")]
+            .joined(separator: "\n"), to: folder + "/playground.jsonl")
+        let playground = try ServeProcess(["--model", "scripted:\(folder)/playground.jsonl", "--store", folder + "/sessions-playground"])
+
         let config: GeneratedContent = [
             "chromium": .string(browser.chromium), "chromedriver": .string(browser.driver), "output": .string(screenshots),
             "plan": .string("http://127.0.0.1:\(plan.port)/"), "words": .string("http://127.0.0.1:\(words.port)/"), "resume": .string(resume),
             "landmark": "Joshua Tree National Park", "days": 3, "from": "2026-12-01", "to": "2026-12-31", "title": .string(title),
             "places": .array(Self.places.map { .string($0.0) }), "heldActivities": 3,
             "tools": ["findPointsOfInterest", "calendarFreeDays"],
+            "playground": .string("http://127.0.0.1:\(playground.port)/app/playground.html"), "playgroundTool": "calendarFreeDays",
+            "playgroundAnswer": "You are free on Sunday 6 December.",
         ]
         try ServeFixtures.write(config.jsonString, to: folder + "/config.json")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/plan_page.py").path
         let run = try ChildProcess.run(python, [script, folder + "/config.json"], timeLimit: 180)
         print(run.stdout)
-        XCTAssertEqual(run.status, 0, "the browser test failed:\n\(run.stdout)\n\(run.stderr)\nplan server: \(plan.output)\nwords server: \(words.output)")
+        XCTAssertEqual(run.status, 0, "the browser test failed:\n\(run.stdout)\n\(run.stderr)\nplan server: \(plan.output)\nwords server: \(words.output)\nplayground server: \(playground.output)")
         for line in run.stdout.split(separator: "\n") where line.hasPrefix("screenshot: ") {
             let path = String(line.dropFirst("screenshot: ".count))
             XCTAssertTrue(FileManager.default.fileExists(atPath: path), "the screenshot \(path) was written")

@@ -17,9 +17,12 @@ struct ChatCompletionRequest: Decodable, Sendable {
     var temperature: Double?
     var topP: Double?
     var seed: Int?
+    /// Trailhead's own: the server's plugins (or single tools) a plain-model request may call,
+    /// run here like an agent's (the web app's playground sends them).
+    var plugins: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case model, messages, tools, stream, temperature, seed
+        case model, messages, tools, stream, temperature, seed, plugins
         case toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", responseFormat = "response_format"
         case streamOptions = "stream_options", maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", topP = "top_p"
     }

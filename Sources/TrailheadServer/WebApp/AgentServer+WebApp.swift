@@ -6,7 +6,8 @@ import TripPlanner
 
 /// The web app `agent serve` serves beside the API: its page and files at `/` and `/app/…`
 /// (plain files, no key needed to load them), and the few read-only JSON answers it reads under
-/// `/app/api/…` (behind the API key like `/v1`): the curated landmarks, a place looked up in the
+/// `/app/api/…` (behind the API key like `/v1`): the curated landmarks, the tools the playground
+/// offers, a place looked up in the
 /// points-of-interest index, a run's transcript (the profile), and a plan in `agent plan`'s
 /// download formats.
 extension AgentServer {
@@ -32,6 +33,10 @@ extension AgentServer {
         switch (request.method, String(rest.dropFirst("api/".count))) {
         case ("GET", "landmarks"):
             return .respond(.json(200, GeneratedContent.object(["landmarks": .array(LandmarkGallery.landmarks)]).jsonString))
+        case ("GET", "tools"):
+            return .respond(.json(200, GeneratedContent.object(["tools": .array(runner.registry.tools.map { tool in
+                ["name": .string(tool.name), "plugin": .string(tool.plugin), "description": .string(tool.manifest.description)]
+            }), "models": .array(runner.modelNames.map { .string($0) })]).jsonString))
         case ("GET", let route) where route.hasPrefix("places/"):
             return .respond(place(named: String(route.dropFirst("places/".count))))
         case ("POST", let route) where route.hasPrefix("render/"):
@@ -40,7 +45,7 @@ extension AgentServer {
             return .respond(transcript(of: String(route.dropFirst("sessions/".count))))
         default:
             return .respond(APIError.response(
-                404, "no route \(request.method) \(path) (GET /app/api/landmarks, GET /app/api/places/NAME, GET /app/api/sessions/ID, POST /app/api/render/ics|geojson|markdown)",
+                404, "no route \(request.method) \(path) (GET /app/api/landmarks, GET /app/api/tools, GET /app/api/places/NAME, GET /app/api/sessions/ID, POST /app/api/render/ics|geojson|markdown)",
                 type: "invalid_request_error"))
         }
     }

@@ -23,6 +23,8 @@ struct AgentRunner: Sendable {
         case partial(GeneratedContent)
         case toolCall(id: String, tool: String, arguments: GeneratedContent)
         case toolOutput(id: String, tool: String, result: GeneratedContent?, error: String?)
+        /// The typed request the trip planner read from the prompt (words, a name, or JSON).
+        case tripRequest(GeneratedContent)
     }
 
     struct Answer: Sendable {
@@ -39,6 +41,8 @@ struct AgentRunner: Sendable {
         var storeRetries: Int
         /// The calls of the client's functions the response ended with (the client runs them).
         var calls: [ClientCall] = []
+        /// The trip planner's typed request, as it read it from the prompt.
+        var tripRequest: GeneratedContent?
     }
 
     /// What a request adds to the run: the client's functions, and for a plain model (a request
@@ -158,6 +162,7 @@ struct AgentRunner: Sendable {
         let text = outcome.content.stringValue ?? outcome.content.jsonString
         var answer = Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
                             model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
+        answer.tripRequest = outcome.tripRequest
         if !client.tools.isEmpty {
             // A response that stops after calls (the client's functions) ends with them.
             answer.calls = outcome.entries.compactMap { entry -> ClientCall? in
@@ -177,7 +182,9 @@ struct AgentRunner: Sendable {
     }
 
     /// What a run ended with, and the transcript entries it added.
-    typealias Outcome = (content: GeneratedContent, turns: Int, usage: Usage, model: String, entries: ArraySlice<Transcript.Entry>)
+    typealias Outcome = (
+        content: GeneratedContent, turns: Int, usage: Usage, model: String, entries: ArraySlice<Transcript.Entry>, tripRequest: GeneratedContent?
+    )
 
     private func answer(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], client: ClientTools, transcript: Transcript?,
@@ -204,24 +211,26 @@ struct AgentRunner: Sendable {
                 to: Prompt(prompt), generating: GeneratedContent.self, schema: schema, includeSchemaInPrompt: agent.includeSchemaInPrompt, options: options)
             for try await snapshot in stream { progress(.partial(snapshot.rawContent)) }
             let response = try await stream.collect()
-            return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
+            return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries, nil)
         }
         let stream = session.streamResponse(to: Prompt(prompt), options: options)
         for try await snapshot in stream { progress(.partial(.string(snapshot.content))) }
         let response = try await stream.collect()
-        return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
+        return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries, nil)
     }
 
     private func planTrip(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, recorder: SessionRecorder,
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
-        let read = try await readTripRequest(prompt, model: model, options: options)
-        guard case .success(let (request, chosen)) = read else {
+        let request: TripRequest, chosen: [String]?
+        switch try await readTripRequest(prompt, model: model, options: options) {
+        case .success(let read): (request, chosen) = read
+        case .failure(let question):
             // Words that name no place (or ask for what cannot be planned): a question back.
-            guard case .failure(let question) = read else { fatalError() }
-            return (.string(question.text), 1, Usage(), model.id, [])
+            return (.string(question.text), 1, Usage(), model.id, [], nil)
         }
+        progress(.tripRequest(request.content))
         let tools = try chosen.map { names in try registry.sessionTools(plugins: names) } ?? tools
         let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
@@ -234,7 +243,8 @@ struct AgentRunner: Sendable {
         }
         let response = try await stream.collect()
         let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
-        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries)
+        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries,
+                request.content)
     }
 
     /// The trip request a prompt asks for, and the plugins it chose (nil: all the agent's): a JSON

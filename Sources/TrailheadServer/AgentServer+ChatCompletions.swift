@@ -104,6 +104,8 @@ extension AgentServer {
                             _ = stream.send(chunk([:], extra: [("trailhead", ["type": "tool_call", "id": .string(id), "tool": .string(tool), "arguments": arguments])]), event: nil)
                         case .toolOutput(_, let tool, _, _) where clientTools.contains(tool):
                             break  // the client runs it
+                        case .tripRequest(let request):
+                            _ = stream.send(chunk([:], extra: [("trailhead", ["type": "trip_request", "request": request])]), event: nil)
                         case .toolOutput(let id, let tool, let result, let error):
                             _ = stream.send(chunk([:], extra: [("trailhead", ["type": "tool_output", "id": .string(id), "tool": .string(tool), "result": result ?? .null, "error": error.map { .string($0) } ?? .null])]), event: nil)
                         }
@@ -221,8 +223,12 @@ extension AgentServer {
     /// What Trailhead adds to an answer: the session, its turns, the model that answered, the
     /// answer as JSON.
     static func trailhead(_ answer: AgentRunner.Answer) -> GeneratedContent {
-        ["session": .string(answer.session), "turns": .number(Double(answer.turns)), "model": .string(answer.model), "answer": answer.content,
-         "entries": .number(Double(answer.entries)), "storeRetries": .number(Double(answer.storeRetries))]
+        var object: JSONObject = [
+            "session": .string(answer.session), "turns": .number(Double(answer.turns)), "model": .string(answer.model), "answer": answer.content,
+            "entries": .number(Double(answer.entries)), "storeRetries": .number(Double(answer.storeRetries)),
+        ]
+        if let request = answer.tripRequest { object["request"] = request }
+        return .object(object)
     }
 }
 

@@ -39,6 +39,11 @@ final class TripWordsServeTests: XCTestCase {
         let text = try XCTUnwrap(body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue)
         let itinerary = try GeneratedContent(json: text)
         XCTAssertEqual(itinerary["destination"]?.stringValue, "Joshua Tree National Park", "the place resolved in the index")
+        let request = body["trailhead"]?["request"]
+        XCTAssertEqual(request?["landmark"]?.stringValue, "Joshua Tree National Park", "the typed request the words became: \(body)")
+        XCTAssertEqual(request?["days"]?.intValue, 2)
+        XCTAssertEqual(request?["from"]?.stringValue, "2026-12-05")
+        XCTAssertEqual(request?["to"]?.stringValue, "2026-12-20")
         let dates = (itinerary["days"]?.arrayValue ?? []).compactMap { $0["date"]?.stringValue }
         XCTAssertEqual(dates.count, 2)
         XCTAssertTrue(dates.allSatisfy { $0 >= "2026-12-05" && $0 <= "2026-12-20" }, "the window the words gave: \(dates)")

@@ -359,6 +359,13 @@
         if (extra && extra.type === "snapshot") renderItinerary(extra.answer || {}, true);
         else if (extra && extra.type === "tool_output") { readToolOutput(extra.tool, extra.result); drawMap(); }
         else if (extra && extra.type === "tool_call") $("status").textContent = `Planning… asked ${extra.tool}.`;
+        else if (extra && extra.type === "trip_request") {
+          // What the planner understood (words are read by the model first).
+          const r = extra.request || {};
+          state.request = r;
+          $("status").textContent = `Planning ${r.days} day${r.days === 1 ? "" : "s"} at ${r.landmark}, free days between ${r.from} and ${r.to}` +
+            ((r.companions || []).length ? `, with ${r.companions.join(", ")}` : "") + "…";
+        }
         if (choice && choice.finish_reason && extra) final = extra;
       }, controller.signal);
       state.timings.finished = performance.now() - state.timings.start;

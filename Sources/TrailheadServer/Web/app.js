@@ -157,7 +157,34 @@
     return item;
   }
 
+  // Snapshots can come faster than the screen refreshes: only the newest is drawn, once a frame.
+  let pendingSnapshot = null, frame = 0;
+  function scheduleSnapshot(itinerary) {
+    pendingSnapshot = itinerary;
+    if (!frame) frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (pendingSnapshot) renderItinerary(pendingSnapshot, true);
+      pendingSnapshot = null;
+    });
+  }
+  function cancelSnapshot() {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    pendingSnapshot = null;
+  }
+
   function renderItinerary(itinerary, streaming) {
+    const began = performance.now();
+    try { drawItinerary(itinerary, streaming); } finally {
+      // The page's own cost: drawing each snapshot (list and map).
+      const spent = performance.now() - began;
+      state.timings.renderMs = (state.timings.renderMs || 0) + spent;
+      state.timings.renders = (state.timings.renders || 0) + 1;
+      state.timings.slowestRenderMs = Math.max(state.timings.slowestRenderMs || 0, spent);
+    }
+  }
+
+  function drawItinerary(itinerary, streaming) {
     state.itinerary = itinerary;
     $("plan").hidden = false;
     $("trip-title").textContent = itinerary.title || "Planning…";
@@ -356,7 +383,7 @@
         const extra = chunk.trailhead;
         const choice = (chunk.choices || [])[0];
         if (choice && choice.delta && typeof choice.delta.content === "string") text += choice.delta.content;
-        if (extra && extra.type === "snapshot") renderItinerary(extra.answer || {}, true);
+        if (extra && extra.type === "snapshot") scheduleSnapshot(extra.answer || {});
         else if (extra && extra.type === "tool_output") { readToolOutput(extra.tool, extra.result); drawMap(); }
         else if (extra && extra.type === "tool_call") $("status").textContent = `Planning… asked ${extra.tool}.`;
         else if (extra && extra.type === "trip_request") {
@@ -370,6 +397,7 @@
       }, controller.signal);
       state.timings.finished = performance.now() - state.timings.start;
       if (final && final.answer && typeof final.answer === "object") {
+        cancelSnapshot();
         renderItinerary(final.answer, false);
         $("plan").dataset.state = "finished";
         $("downloads").hidden = false;
@@ -385,6 +413,7 @@
       }
       await loadProfile(state.session);
     } catch (error) {
+      cancelSnapshot();
       $("plan").dataset.state = "failed";
       if (error.name === "AbortError") {
         $("status").textContent = "Stopped.";

@@ -224,6 +224,7 @@ struct AgentRunner: Sendable {
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
         let request: TripRequest, chosen: [String]?
+        let fromWords = Self.isWords(prompt)
         switch try await readTripRequest(prompt, model: model, options: options) {
         case .success(let read): (request, chosen) = read
         case .failure(let question):
@@ -237,11 +238,20 @@ struct AgentRunner: Sendable {
         configure(session, recorder: recorder, onEvent: onEvent)
         let stream = planner.plan(with: session, options: options)
         var facts: PlanEvaluation.ToolFacts?
-        for try await snapshot in stream {
-            if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
-            progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
+        let response: LanguageModelSession.Response<TripPlanner.Draft>
+        do {
+            for try await snapshot in stream {
+                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
+            }
+            response = try await stream.collect()
+        } catch LanguageModelSession.GenerationError.ungrounded(let failure) {
+            // The request itself cannot be planned (too few free days): `agent plan`'s message, asked
+            // back to a person who wrote words, a bad request for JSON.
+            guard let problem = planner.requestProblem(failure) else { throw LanguageModelSession.GenerationError.ungrounded(failure) }
+            guard fromWords else { throw Failure.badRequest(problem) }
+            return (.string(TripWords.Question.cannotPlan(problem).text), 1, Usage(), model.id, [], request.content)
         }
-        let response = try await stream.collect()
         let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
         return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries,
                 request.content)
@@ -276,6 +286,10 @@ struct AgentRunner: Sendable {
             return words.request().map { ($0, nil) }
         }
     }
+
+    /// Whether a prompt is a person's words rather than JSON (a place's name alone counts as words:
+    /// a window too short is asked about, not refused).
+    static func isWords(_ prompt: String) -> Bool { !prompt.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") }
 
     /// What the points-of-interest index says of `name` (its error's words when it knows no such place).
     private func describe(_ name: String) -> Result<GeneratedContent, DescribeFailure> {

@@ -37,8 +37,8 @@ public struct TripWords: Generable, Sendable, Equatable {
         formatter.dateFormat = "EEEE yyyy-MM-dd"
         return """
             Read a request for a trip and write down only what it says: the place, the number of days, \
-            the dates (as YYYY-MM-DD; today is \(formatter.string(from: today))) and the people coming along. \
-            Leave out what it does not say.
+            the dates (as YYYY-MM-DD; today is \(formatter.string(from: today))) and the people it names as coming \
+            along (their names only; none when it names nobody). Leave out what it does not say.
             """
     }
 
@@ -61,7 +61,7 @@ public struct TripWords: Generable, Sendable, Equatable {
             from = TripRequest.day(end, plus: 1 - max(1, days ?? 3), timeZone: TimeZone(identifier: "UTC")!)
         }
         let request = TripRequest(landmark: place, days: days ?? 3, from: from, to: to, companions: companions ?? [], today: today)
-        if let problem = request.problem { return .failure(Question(text: "I can't plan that yet: \(problem). Which dates or how many days?")) }
+        if let problem = request.problem { return .failure(.cannotPlan(problem)) }
         return .success(request)
     }
 
@@ -69,5 +69,10 @@ public struct TripWords: Generable, Sendable, Equatable {
     public struct Question: Error, Sendable, Equatable {
         public var text: String
         public init(text: String) { self.text = text }
+
+        /// A request `agent plan` would refuse, with its message, asked about.
+        public static func cannotPlan(_ problem: String) -> Question {
+            Question(text: "I can't plan that yet: \(problem). Which dates or how many days?")
+        }
     }
 }

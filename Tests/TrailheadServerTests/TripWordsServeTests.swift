@@ -67,6 +67,19 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertTrue(question.contains("a 5-day trip does not fit the window 2026-12-05…2026-12-07"), question)
     }
 
+    func testAWindowTheCalendarLeavesTooFewFreeDaysInIsAskedAboutInWordsAndRefusedInJSON() throws {
+        // 2026-12-05…06: the sample calendar leaves one of the two days free.
+        let read: GeneratedContent = ["landmark": "Joshua Tree", "days": 2, "from": "2026-12-05", "to": "2026-12-06"]
+        let (status, body, serve) = try ask("Joshua Tree on the weekend of 5 December, two days", script: [Self.words(read), Self.draft(days: 2)])
+        XCTAssertEqual(status, 200, "\(body)\n\(serve.output)")
+        let question = body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue ?? ""
+        XCTAssertTrue(question.hasPrefix("I can't plan that yet: a 2-day trip does not fit the free days of 2026-12-05…2026-12-06"), question)
+        XCTAssertEqual(body["trailhead"]?["request"]?["from"]?.stringValue, "2026-12-05")
+        let json = try ask(#"{"landmark": "Joshua Tree", "days": 2, "from": "2026-12-05", "to": "2026-12-06"}"#, script: [Self.draft(days: 2)])
+        XCTAssertEqual(json.status, 400, "\(json.body)")
+        XCTAssertTrue(json.body["error"]?["message"]?.stringValue?.hasPrefix("a 2-day trip does not fit the free days") ?? false, "\(json.body)")
+    }
+
     func testAnUnknownPlaceInWordsIsAskedAbout() throws {
         let (status, body, _) = try ask("Take me to Qxzzyv Nowhereland for two days", script: [Self.words(["landmark": "Qxzzyv Nowhereland", "days": 2])])
         XCTAssertEqual(status, 200)

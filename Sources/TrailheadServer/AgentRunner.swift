@@ -281,7 +281,11 @@ struct AgentRunner: Sendable {
         case .success(let found):
             return words.request(landmark: found["name"]?.stringValue ?? place).map { ($0, nil) }
         case .failure(let message) where registry.tool(named: "describeLandmark") != nil:
-            return .failure(TripWords.Question(text: "I couldn't find that place: \(message). Which place did you mean?"))
+            // A small model may write the place wrongly (or in another language) although the
+            // sentence names a curated landmark as it is spelt: that one, then.
+            if let named = LandmarkGallery.named(in: trimmed) { return words.request(landmark: named).map { ($0, nil) } }
+            let text = message.description.hasSuffix("?") ? message.description : message.description + ". Which place did you mean?"
+            return .failure(TripWords.Question(text: "I couldn't find that place: " + text))
         case .failure:
             return words.request().map { ($0, nil) }
         }
@@ -296,6 +300,7 @@ struct AgentRunner: Sendable {
         guard registry.tool(named: "describeLandmark") != nil else { return .failure(DescribeFailure(message: "no points-of-interest index")) }
         switch registry.result(of: "describeLandmark", arguments: ["landmark": .string(name)]) {
         case .success(let place): return .success(place)
+        case .failure(.failed(_, let message)): return .failure(DescribeFailure(message: message))
         case .failure(let error): return .failure(DescribeFailure(message: "\(error)"))
         }
     }

@@ -87,6 +87,14 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertTrue(question.contains("Qxzzyv Nowhereland") && question.hasSuffix("Which place did you mean?"), question)
     }
 
+    func testAPlaceTheModelMisreadIsTheCuratedLandmarkTheSentenceNames() throws {
+        // A 1.5B model wrote "Não especificado" for "A weekend in Lisbon with Ben and Ana".
+        // (A window with one free day: the planner asks back before any turn, naming the request.)
+        let read: GeneratedContent = ["landmark": "Não especificado", "days": 2, "from": "2026-12-05", "to": "2026-12-06"]
+        let (status, body, serve) = try ask("A weekend in Lisbon with Ben and Ana", script: [Self.words(read)])
+        XCTAssertEqual(body["trailhead"]?["request"]?["landmark"]?.stringValue, "Lisbon", "\(status) \(body)\n\(serve.output)")
+    }
+
     func testAPlaceNameAloneAndAJSONRequestNeedNoReadingTurn() throws {
         // The script holds only the plan: no model turn reads the request.
         let (status, body, serve) = try ask(#"{"landmark": "Joshua Tree", "days": 1, "from": "2026-12-05", "to": "2026-12-10", "tools": ["poi", "calendar"]}"#, script: [Self.draft(days: 1)])

@@ -284,6 +284,10 @@ struct AgentRunner: Sendable {
             // A small model may write the place wrongly (or in another language) although the
             // sentence names a curated landmark as it is spelt: that one, then.
             if let named = LandmarkGallery.named(in: trimmed) { return words.request(landmark: named).map { ($0, nil) } }
+            // A place the sentence does not contain was invented (", companions"): none was named.
+            guard LandmarkGallery.folded(trimmed).contains(LandmarkGallery.folded(place)) else {
+                return .failure(TripWords.Question(text: TripWords.placeQuestion))
+            }
             let text = message.description.hasSuffix("?") ? message.description : message.description + ". Which place did you mean?"
             return .failure(TripWords.Question(text: "I couldn't find that place: " + text))
         case .failure:

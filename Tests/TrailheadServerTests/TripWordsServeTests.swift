@@ -95,6 +95,13 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertEqual(body["trailhead"]?["request"]?["landmark"]?.stringValue, "Lisbon", "\(status) \(body)\n\(serve.output)")
     }
 
+    func testAPlaceTheSentenceDoesNotContainIsNoPlace() throws {
+        // The same model wrote ", companions" for "Plan a relaxing 2-day getaway with my sister".
+        let (status, body, _) = try ask("Plan a relaxing 2-day getaway with my sister", script: [Self.words(["landmark": ", companions", "days": 2])])
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue, TripWords.placeQuestion)
+    }
+
     func testAPlaceNameAloneAndAJSONRequestNeedNoReadingTurn() throws {
         // The script holds only the plan: no model turn reads the request.
         let (status, body, serve) = try ask(#"{"landmark": "Joshua Tree", "days": 1, "from": "2026-12-05", "to": "2026-12-10", "tools": ["poi", "calendar"]}"#, script: [Self.draft(days: 1)])

@@ -27,16 +27,20 @@ enum LandmarkGallery {
     /// The curated landmark whose name or alias `sentence` spells out (whole words, any case),
     /// the longest such name when several are; nil when none is.
     static func named(in sentence: String) -> String? {
-        let folded = " " + sentence.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " } + " "
+        let folded = folded(sentence)
         var best: (name: String, length: Int)?
         for landmark in landmarks {
             guard let name = landmark["name"]?.stringValue else { continue }
             for candidate in [name] + (landmark["aliases"]?.arrayValue ?? []).compactMap(\.stringValue) {
-                let words = " " + String(candidate.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }) + " "
-                guard candidate.count >= 3, folded.contains(words), candidate.count > (best?.length ?? 0) else { continue }
+                guard candidate.count >= 3, folded.contains(Self.folded(candidate)), candidate.count > (best?.length ?? 0) else { continue }
                 best = (name, candidate.count)
             }
         }
         return best?.name
+    }
+
+    /// Lower case, words between single spaces and with a space at each end: " lake tahoe ".
+    static func folded(_ text: String) -> String {
+        " " + text.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: " ") + " "
     }
 }

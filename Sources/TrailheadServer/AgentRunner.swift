@@ -225,7 +225,7 @@ struct AgentRunner: Sendable {
     ) async throws -> Outcome {
         let request: TripRequest, chosen: [String]?
         let fromWords = Self.isWords(prompt)
-        switch try await readTripRequest(prompt, model: model, options: options) {
+        switch try await readTripRequest(prompt, earlier: transcript, model: model, options: options) {
         case .success(let read): (request, chosen) = read
         case .failure(let question):
             // Words that name no place (or ask for what cannot be planned): a question back.
@@ -261,15 +261,23 @@ struct AgentRunner: Sendable {
     /// request or a landmark's name as `tripRequest` reads them, or else a person's words, read by
     /// the model under `TripWords`' schema, the place resolved in the points-of-interest index and
     /// the values checked as `agent plan` checks them — or the question to ask back.
-    func readTripRequest(_ prompt: String, model: any LanguageModel, options: GenerationOptions) async throws
+    ///
+    /// Words that answer the planner's question (`earlier` ends with one) are read together with
+    /// the words it asked about: "a relaxed weekend with my sister" then "Kyoto" is two days in Kyoto.
+    func readTripRequest(_ prompt: String, earlier: Transcript? = nil, model: any LanguageModel, options: GenerationOptions) async throws
         -> Result<(TripRequest, [String]?), TripWords.Question>
     {
-        let trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        var trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") || trimmed.isEmpty {
             return .success((try Self.tripRequest(trimmed), try Self.chosenTools(trimmed)))
         }
-        // A place's name alone, as before (whatever the index resolves it to).
-        guard case .failure = describe(trimmed) else { return .success((TripRequest(landmark: trimmed), nil)) }
+        let asked = earlier.map(Self.wordsAskedAbout) ?? []
+        if asked.isEmpty {
+            // A place's name alone, as before (whatever the index resolves it to).
+            guard case .failure = describe(trimmed) else { return .success((TripRequest(landmark: trimmed), nil)) }
+        } else {
+            trimmed = (asked + [trimmed]).joined(separator: "\n")
+        }
         let session = LanguageModelSession(model: model, instructions: Instructions(TripWords.instructions()))
         var reading = options
         reading.toolCallingMode = nil
@@ -293,6 +301,22 @@ struct AgentRunner: Sendable {
         case .failure:
             return words.request().map { ($0, nil) }
         }
+    }
+
+    /// The prompts of the exchanges the planner answered with a question, since its last plan.
+    static func wordsAskedAbout(_ transcript: Transcript) -> [String] {
+        var prompts: [String] = [], open: String?
+        for entry in transcript.entries {
+            switch entry {
+            case .prompt(let prompt): open = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .response(let response) where response.content.stringValue != nil:
+                if let open, !open.isEmpty, isWords(open) { prompts.append(open) }
+                open = nil
+            case .response: prompts = []; open = nil
+            default: break
+            }
+        }
+        return prompts
     }
 
     /// Whether a prompt is a person's words rather than JSON (a place's name alone counts as words:

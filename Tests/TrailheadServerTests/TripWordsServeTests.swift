@@ -102,6 +102,25 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertEqual(body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue, TripWords.placeQuestion)
     }
 
+    func testTheAnswerToTheQuestionIsReadWithTheWordsItAskedAbout() throws {
+        let folder = try ServeFixtures.folder()
+        // The first output is the earlier turn's (the client sends that exchange along); the model
+        // then reads both messages together.
+        let read: GeneratedContent = ["landmark": "Joshua Tree", "days": 2, "from": "2026-12-05", "to": "2026-12-20", "companions": ["Ana"]]
+        try ServeFixtures.write([Self.words(["days": 2]), Self.words(read), Self.draft(days: 2)].joined(separator: "\n"), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(["--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
+        let answer = try serve.post("/chat/completions", ["model": "trip-planner", "messages": [
+            ["role": "user", "content": "Plan a relaxed 2-day trip with Ana in early December"],
+            ["role": "assistant", "content": .string(TripWords.placeQuestion)],
+            ["role": "user", "content": "Joshua Tree"],
+        ]])
+        XCTAssertEqual(answer.status, 200, "\(answer.body)\n\(serve.output)")
+        let request = answer.body["trailhead"]?["request"]
+        XCTAssertEqual(request?["landmark"]?.stringValue, "Joshua Tree National Park", "\(answer.body)")
+        XCTAssertEqual(request?["days"]?.intValue, 2, "the days the first message gave")
+        XCTAssertEqual(request?["companions"], ["Ana"])
+    }
+
     func testAPlaceNameAloneAndAJSONRequestNeedNoReadingTurn() throws {
         // The script holds only the plan: no model turn reads the request.
         let (status, body, serve) = try ask(#"{"landmark": "Joshua Tree", "days": 1, "from": "2026-12-05", "to": "2026-12-10", "tools": ["poi", "calendar"]}"#, script: [Self.draft(days: 1)])

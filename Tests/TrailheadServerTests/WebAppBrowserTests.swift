@@ -42,7 +42,16 @@ final class WebAppBrowserTests: XCTestCase {
         XCTAssertTrue(plan.output.contains("open the web app at http://127.0.0.1:\(plan.port)/"), plan.output)
 
         // A request in words that names no place: the model reads it, and finds none.
-        try ServeFixtures.write(GeneratedContent.object(["text": .string(#"{"companions": ["Ana"]}"#)]).jsonString, to: folder + "/words.jsonl")
+        // The answer to its question is read with the first words (the page sends the conversation).
+        let answered = LanguageModelSession.stepText(answering: [
+            "title": "Desert rocks", "description": "Two days of short trails.", "rationale": "Short trails suit a relaxed pace.",
+            "days": .array(stride(from: 0, to: 4, by: 2).map { ["activities": .array([Self.places[$0], Self.places[$0 + 1]].map { ["place": .string($0.0)] })] }),
+        ])
+        try ServeFixtures.write([
+            GeneratedContent.object(["text": .string(#"{"days": 2}"#)]).jsonString,
+            GeneratedContent.object(["text": .string(#"{"landmark": "Joshua Tree", "days": 2, "from": "2026-12-01", "to": "2026-12-31"}"#)]).jsonString,
+            GeneratedContent.object(["text": .string(answered)]).jsonString,
+        ].joined(separator: "\n"), to: folder + "/words.jsonl")
         let words = try ServeProcess(["--model", "scripted:\(folder)/words.jsonl", "--store", folder + "/sessions-words"])
 
         // The playground: a plain model with the calendar plugin's tool, called once.

@@ -366,7 +366,10 @@
     if (state.landmark && state.landmark.name !== $("landmark").value.trim()) state.landmark = null;
   }
 
-  async function run(content) {
+  // After the planner asked something, the next words answer it: the conversation goes along.
+  async function run(content, continuing) {
+    const messages = (continuing && state.asked ? state.asked : []).concat([{ role: "user", content }]);
+    state.asked = null;
     reset();
     const controller = new AbortController();
     state.controller = controller;
@@ -377,7 +380,7 @@
     try {
       state.session = await Api.stream({
         model: "trip-planner", stream: true, stream_options: { include_snapshots: true },
-        messages: [{ role: "user", content }],
+        messages,
       }, (chunk, session) => {
         state.session = session || state.session;
         const extra = chunk.trailhead;
@@ -407,6 +410,8 @@
         // The planner asked something back (a request in words missing the place).
         const question = (final && typeof final.answer === "string") ? final.answer : text;
         $("question").textContent = question || "The planner gave no plan.";
+        if (question) state.asked = messages.concat([{ role: "assistant", content: question }]);
+        $("words").focus();
         $("question").hidden = false;
         $("plan").dataset.state = "question";
         $("status").textContent = "The planner needs more to go on.";
@@ -440,7 +445,8 @@
     const words = $("words").value.trim();
     if (!words) { showError("Write what trip you would like."); return; }
     state.landmark = null;
-    run(words);
+    $("words").value = "";
+    run(words, true);
   });
   $("stop").addEventListener("click", () => state.controller && state.controller.abort());
 

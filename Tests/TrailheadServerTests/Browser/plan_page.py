@@ -176,6 +176,14 @@ try:
                     "the planner's question")
     check("Where would you like to go" in question.text, f"words without a place get a question ({question.text!r})")
     check(not driver.find_element(By.ID, "error").is_displayed(), "a question is not shown as an error")
+    driver.find_element(By.ID, "words").send_keys("Joshua Tree")
+    driver.find_element(By.CSS_SELECTOR, "#words-form button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "plan").get_attribute("data-state") == "finished", "the plan after the answer")
+    seen = driver.execute_script(SNAPSHOT)
+    check(len(seen["headings"]) == 2 and seen["places"] == config["places"][:4],
+          f"the answer is read with the first words: two days at Joshua Tree ({seen['headings']}, {seen['places']})")
+    request = driver.execute_script("return window.trailhead.request")
+    check(request and request["landmark"] == "Joshua Tree National Park" and request["days"] == 2, f"the request the words became ({request})")
 
     # 5. An unknown landmark: the planner's error, in words.
     driver.find_element(By.ID, "landmark").send_keys("Qxzzyv Nowhereland")

@@ -281,7 +281,13 @@ struct AgentRunner: Sendable {
         let session = LanguageModelSession(model: model, instructions: Instructions(TripWords.instructions()))
         var reading = options
         reading.toolCallingMode = nil
-        let words = try await session.respond(to: Prompt(trimmed), generating: TripWords.self, options: reading).content
+        var words = try await session.respond(to: Prompt(trimmed), generating: TripWords.self, options: reading).content
+        // Companions are people the sentence names: an empty name (which the contacts tool matches
+        // with everyone) or one it does not contain ("Your Name") was invented.
+        let sentence = LandmarkGallery.folded(trimmed)
+        words.companions = words.companions?.filter { name in
+            !name.trimmingCharacters(in: .whitespaces).isEmpty && sentence.contains(LandmarkGallery.folded(name))
+        }
         guard let place = words.landmark?.trimmingCharacters(in: .whitespacesAndNewlines), !place.isEmpty else {
             return .failure(TripWords.Question(text: TripWords.placeQuestion))
         }
@@ -364,6 +370,6 @@ struct AgentRunner: Sendable {
         let days = content["days"]?.intValue ?? 3
         guard (1...14).contains(days) else { throw .badRequest("days: from 1 to 14, not \(days)") }
         return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
-                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
     }
 }

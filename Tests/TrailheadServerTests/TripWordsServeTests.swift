@@ -95,6 +95,13 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertEqual(body["trailhead"]?["request"]?["landmark"]?.stringValue, "Lisbon", "\(status) \(body)\n\(serve.output)")
     }
 
+    func testCompanionsAreOnlyPeopleTheSentenceNames() throws {
+        // The same model wrote [""] (the contacts tool matches everyone with it) and ["Your Name"].
+        let read: GeneratedContent = ["landmark": "Joshua Tree", "days": 2, "from": "2026-12-05", "to": "2026-12-06", "companions": ["", "Your Name", "Ana"]]
+        let (_, body, _) = try ask("Joshua Tree with Ana, the weekend of 5 December, two days", script: [Self.words(read)])
+        XCTAssertEqual(body["trailhead"]?["request"]?["companions"], ["Ana"], "\(body)")
+    }
+
     func testAPlaceTheSentenceDoesNotContainIsNoPlace() throws {
         // The same model wrote ", companions" for "Plan a relaxing 2-day getaway with my sister".
         let (status, body, _) = try ask("Plan a relaxing 2-day getaway with my sister", script: [Self.words(["landmark": ", companions", "days": 2])])

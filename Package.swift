@@ -61,7 +61,9 @@ let package = Package(
         .target(name: "TrailheadPostgres", dependencies: ["CLibPQ", "TrailheadAgent", "TrailheadSchema"]),
         // `agent serve`: agents over OpenAI-compatible HTTP (chat completions, responses), sessions
         // in a store, requests spread over a fleet of model endpoints.
-        .target(name: "TrailheadServer", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadPostgres", "TripPlanner"]),
+        // Its web app's plain files (Web/: HTML, CSS, JavaScript; no build step) are resources.
+        .target(name: "TrailheadServer", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadPostgres", "TripPlanner"],
+                resources: [.copy("Web")]),
         // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
         .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
 
@@ -85,7 +87,8 @@ let package = Package(
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
+        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"],
+                    exclude: ["Clients", "Browser"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),

@@ -5,7 +5,8 @@ set -euo pipefail
 # postgresql-15 and libpq-dev: the session store of `agent serve --store postgresql://…`; the tests
 # start clusters of their own with its initdb and pg_ctl.
 # libmicrohttpd-dev and libcurl4-openssl-dev: the HTTP server and client.
-packages=(libffi-dev libsqlite3-dev libical-dev pkg-config osmium-tool python3-venv postgresql-15 libpq-dev libmicrohttpd-dev libcurl4-openssl-dev)
+# chromium and chromium-driver: the browser the web app's tests drive (headless, through selenium).
+packages=(libffi-dev libsqlite3-dev libical-dev pkg-config osmium-tool python3-venv postgresql-15 libpq-dev libmicrohttpd-dev libcurl4-openssl-dev chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -24,6 +24,8 @@ struct AgentRunner: Sendable {
         case partial(GeneratedContent)
         case toolCall(id: String, tool: String, arguments: GeneratedContent)
         case toolOutput(id: String, tool: String, result: GeneratedContent?, error: String?)
+        /// The typed request the trip planner read from the prompt (words, a name, or JSON).
+        case tripRequest(GeneratedContent)
     }
 
     struct Answer: Sendable {
@@ -43,6 +45,8 @@ struct AgentRunner: Sendable {
         /// Why the answer ended, in OpenAI's words: "stop", "length" (the request's token limit cut
         /// it: its text so far, or none when it was cut inside a call) or "tool_calls".
         var finishReason = "stop"
+        /// The trip planner's typed request, as it read it from the prompt.
+        var tripRequest: GeneratedContent?
     }
 
     /// What a request adds to the run: the client's functions, and for a plain model (a request
@@ -51,6 +55,8 @@ struct AgentRunner: Sendable {
         var tools = ClientTools.none
         var instructions: String?
         var answer: GenerationSchema?
+        /// The server's plugins (or single tools) a plain model may call (the playground's).
+        var plugins: [String] = []
     }
 
     /// The names a request's `model` may give besides the agents': the server's model runs as a
@@ -60,6 +66,9 @@ struct AgentRunner: Sendable {
     /// The agent `name` names, or a plain model when it names the server's model.
     func spec(_ name: String, client: ClientSide) throws(Failure) -> AgentSpec {
         if var agent = agents[name] {
+            if !client.plugins.isEmpty {
+                throw .badRequest("agent '\(name)' has its own tools: a request's plugins go to a plain model (\(modelNames.joined(separator: ", ")))")
+            }
             if !client.tools.isEmpty {
                 guard agent.kind == .generic, agent.tools.isEmpty else {
                     throw .badRequest("agent '\(name)' runs its own tools: a request's tools go to a plain model (\(modelNames.joined(separator: ", "))) or an agent without tools")
@@ -70,7 +79,7 @@ struct AgentRunner: Sendable {
         }
         guard modelNames.contains(name) else { throw .unknownAgent(name, known: agents.keys.sorted() + modelNames) }
         return AgentSpec(
-            name: name, kind: .generic, instructions: client.instructions ?? "", tools: [], answer: client.answer, grounding: .none,
+            name: name, kind: .generic, instructions: client.instructions ?? "", tools: client.plugins, answer: client.answer, grounding: .none,
             maximumTurns: 10, maximumToolTurns: nil, includeSchemaInPrompt: true, options: .init())
     }
 
@@ -120,7 +129,9 @@ struct AgentRunner: Sendable {
         let transcript = stored?.transcript ?? Transcript()
         let recorder = SessionRecorder(store: store, session: session, from: transcript.count)
         let tools: [PluginTool]
-        do { tools = try registry.sessionTools(plugins: agent.tools) } catch { throw .agent(error.message) }
+        do { tools = try registry.sessionTools(plugins: agent.tools) } catch {
+            throw client.plugins.isEmpty ? .agent(error.message) : .badRequest("plugins: \(error.message)")
+        }
         // A background run replays its recorded model turns: a scripted model resumes after them.
         let base = models.model(continuing: checkpoints.map { Self.transcript(transcript, plusTurns: $0.recordedModelTurns) } ?? transcript)
         let model: any LanguageModel = checkpoints.map { CheckpointedModel(base: base, checkpoints: $0) } ?? base
@@ -177,6 +188,7 @@ struct AgentRunner: Sendable {
         let text = outcome.content.stringValue ?? outcome.content.jsonString
         var answer = Answer(session: session, content: outcome.content, text: text, turns: outcome.turns, usage: outcome.usage,
                             model: outcome.model, entries: recorder.written, storeRetries: recorder.retries)
+        answer.tripRequest = outcome.tripRequest
         if !client.tools.isEmpty {
             // A response that stops after calls (the client's functions) ends with them.
             answer.calls = outcome.entries.compactMap { entry -> ClientCall? in
@@ -224,7 +236,9 @@ struct AgentRunner: Sendable {
     }
 
     /// What a run ended with, and the transcript entries it added.
-    typealias Outcome = (content: GeneratedContent, turns: Int, usage: Usage, model: String, entries: ArraySlice<Transcript.Entry>)
+    typealias Outcome = (
+        content: GeneratedContent, turns: Int, usage: Usage, model: String, entries: ArraySlice<Transcript.Entry>, tripRequest: GeneratedContent?
+    )
 
     private func answer(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], client: ClientTools, transcript: Transcript?,
@@ -251,31 +265,149 @@ struct AgentRunner: Sendable {
                 to: Prompt(prompt), generating: GeneratedContent.self, schema: schema, includeSchemaInPrompt: agent.includeSchemaInPrompt, options: options)
             for try await snapshot in stream { progress(.partial(snapshot.rawContent)) }
             let response = try await stream.collect()
-            return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
+            return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries, nil)
         }
         let stream = session.streamResponse(to: Prompt(prompt), options: options)
         for try await snapshot in stream { progress(.partial(.string(snapshot.content))) }
         let response = try await stream.collect()
-        return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries)
+        return (response.rawContent, response.turns, response.usage, response.model, response.transcriptEntries, nil)
     }
 
     private func planTrip(
         _ agent: AgentSpec, prompt: String, model: any LanguageModel, tools: [PluginTool], transcript: Transcript?, hooks: SessionHooks,
         onEvent: @escaping @Sendable (SessionEvent) -> Void, options: GenerationOptions, progress: @escaping @Sendable (Progress) -> Void
     ) async throws -> Outcome {
-        let request = try Self.tripRequest(prompt)
+        let request: TripRequest, chosen: [String]?
+        let fromWords = Self.isWords(prompt)
+        switch try await readTripRequest(prompt, earlier: transcript, model: model, options: options) {
+        case .success(let read): (request, chosen) = read
+        case .failure(let question):
+            // Words that name no place (or ask for what cannot be planned): a question back.
+            return (.string(question.text), 1, Usage(), model.id, [], nil)
+        }
+        progress(.tripRequest(request.content))
+        let tools = try chosen.map { names in try registry.sessionTools(plugins: names) } ?? tools
         let planner = TripPlanner(request: request, includeSchemaInPrompt: agent.includeSchemaInPrompt, maximumTurns: agent.maximumTurns)
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
         configure(session, hooks: hooks, onEvent: onEvent)
         let stream = planner.plan(with: session, options: options)
         var facts: PlanEvaluation.ToolFacts?
-        for try await snapshot in stream {
-            if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
-            progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
+        let response: LanguageModelSession.Response<TripPlanner.Draft>
+        do {
+            for try await snapshot in stream {
+                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
+            }
+            response = try await stream.collect()
+        } catch LanguageModelSession.GenerationError.ungrounded(let failure) {
+            // The request itself cannot be planned (too few free days): `agent plan`'s message, asked
+            // back to a person who wrote words, a bad request for JSON.
+            guard let problem = planner.requestProblem(failure) else { throw LanguageModelSession.GenerationError.ungrounded(failure) }
+            guard fromWords else { throw Failure.badRequest(problem) }
+            return (.string(TripWords.Question.cannotPlan(problem).text), 1, Usage(), model.id, [], request.content)
         }
-        let response = try await stream.collect()
         let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
-        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries)
+        return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries,
+                request.content)
+    }
+
+    /// The trip request a prompt asks for, and the plugins it chose (nil: all the agent's): a JSON
+    /// request or a landmark's name as `tripRequest` reads them, or else a person's words, read by
+    /// the model under `TripWords`' schema, the place resolved in the points-of-interest index and
+    /// the values checked as `agent plan` checks them — or the question to ask back.
+    ///
+    /// Words that answer the planner's question (`earlier` ends with one) are read together with
+    /// the words it asked about: "a relaxed weekend with my sister" then "Kyoto" is two days in Kyoto.
+    func readTripRequest(_ prompt: String, earlier: Transcript? = nil, model: any LanguageModel, options: GenerationOptions) async throws
+        -> Result<(TripRequest, [String]?), TripWords.Question>
+    {
+        var trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("{") || trimmed.isEmpty {
+            return .success((try Self.tripRequest(trimmed), try Self.chosenTools(trimmed)))
+        }
+        let asked = earlier.map(Self.wordsAskedAbout) ?? []
+        if asked.isEmpty {
+            // A place's name alone, as before (whatever the index resolves it to).
+            guard case .failure = describe(trimmed) else { return .success((TripRequest(landmark: trimmed), nil)) }
+        } else {
+            trimmed = (asked + [trimmed]).joined(separator: "\n")
+        }
+        let session = LanguageModelSession(model: model, instructions: Instructions(TripWords.instructions()))
+        var reading = options
+        reading.toolCallingMode = nil
+        var words = try await session.respond(to: Prompt(trimmed), generating: TripWords.self, options: reading).content
+        // Companions are people the sentence names: an empty name (which the contacts tool matches
+        // with everyone) or one it does not contain ("Your Name") was invented.
+        let sentence = LandmarkGallery.folded(trimmed)
+        words.companions = words.companions?.filter { name in
+            !name.trimmingCharacters(in: .whitespaces).isEmpty && sentence.contains(LandmarkGallery.folded(name))
+        }
+        guard let place = words.landmark?.trimmingCharacters(in: .whitespacesAndNewlines), !place.isEmpty else {
+            return .failure(TripWords.Question(text: TripWords.placeQuestion))
+        }
+        switch describe(place) {
+        case .success(let found):
+            return words.request(landmark: found["name"]?.stringValue ?? place).map { ($0, nil) }
+        case .failure(let message) where registry.tool(named: "describeLandmark") != nil:
+            // A small model may write the place wrongly (or in another language) although the
+            // sentence names a curated landmark as it is spelt: that one, then.
+            if let named = LandmarkGallery.named(in: trimmed) { return words.request(landmark: named).map { ($0, nil) } }
+            // A place the sentence does not contain was invented (", companions"): none was named.
+            guard LandmarkGallery.folded(trimmed).contains(LandmarkGallery.folded(place)) else {
+                return .failure(TripWords.Question(text: TripWords.placeQuestion))
+            }
+            let text = message.description.hasSuffix("?") ? message.description : message.description + ". Which place did you mean?"
+            return .failure(TripWords.Question(text: "I couldn't find that place: " + text))
+        case .failure:
+            return words.request().map { ($0, nil) }
+        }
+    }
+
+    /// The prompts of the exchanges the planner answered with a question, since its last plan.
+    static func wordsAskedAbout(_ transcript: Transcript) -> [String] {
+        var prompts: [String] = [], open: String?
+        for entry in transcript.entries {
+            switch entry {
+            case .prompt(let prompt): open = prompt.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case .response(let response) where response.content.stringValue != nil:
+                if let open, !open.isEmpty, isWords(open) { prompts.append(open) }
+                open = nil
+            case .response: prompts = []; open = nil
+            default: break
+            }
+        }
+        return prompts
+    }
+
+    /// Whether a prompt is a person's words rather than JSON (a place's name alone counts as words:
+    /// a window too short is asked about, not refused).
+    static func isWords(_ prompt: String) -> Bool { !prompt.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") }
+
+    /// What the points-of-interest index says of `name` (its error's words when it knows no such place).
+    private func describe(_ name: String) -> Result<GeneratedContent, DescribeFailure> {
+        guard registry.tool(named: "describeLandmark") != nil else { return .failure(DescribeFailure(message: "no points-of-interest index")) }
+        switch registry.result(of: "describeLandmark", arguments: ["landmark": .string(name)]) {
+        case .success(let place): return .success(place)
+        case .failure(.failed(_, let message)): return .failure(DescribeFailure(message: message))
+        case .failure(let error): return .failure(DescribeFailure(message: "\(error)"))
+        }
+    }
+
+    private struct DescribeFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// `"tools": ["poi", "calendar"]` in a JSON trip request: the agent's plugins it keeps (the
+    /// points of interest always).
+    static func chosenTools(_ prompt: String) throws(Failure) -> [String]? {
+        guard let content = try? GeneratedContent(json: prompt), let list = content["tools"]?.arrayValue else { return nil }
+        let names = list.compactMap(\.stringValue)
+        let known = ["poi", "calendar", "contacts"]
+        if let unknown = names.first(where: { !known.contains($0) }) {
+            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(known.joined(separator: ", ")))")
+        }
+        return Array(Set(names + ["poi"])).sorted()
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,
@@ -293,6 +425,6 @@ struct AgentRunner: Sendable {
         let range = TripRequest.dayRange
         guard range.contains(days) else { throw .badRequest("days: from \(range.lowerBound) to \(range.upperBound), not \(days)") }
         return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
-                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
     }
 }

@@ -25,9 +25,9 @@ extension AgentServer {
             let answer = try chat.answerSchema()
             let agent = runner.agents[chat.model]
             conversation = try ClientConversation(
-                Self.turns(of: chat.messages), answersInSteps: !tools.isEmpty || agent?.tools.isEmpty == false,
+                Self.turns(of: chat.messages), answersInSteps: !tools.isEmpty || agent?.tools.isEmpty == false || chat.plugins?.isEmpty == false,
                 answerIsJSON: answer != nil || agent?.answer != nil, list: "messages")
-            client = .init(tools: tools, instructions: conversation.instructions, answer: answer)
+            client = .init(tools: tools, instructions: conversation.instructions, answer: answer, plugins: chat.plugins ?? [])
         } catch {
             return .respond(APIError.response(for: error))
         }
@@ -68,6 +68,7 @@ extension AgentServer {
 
         let runner = runner
         let includeUsage = chat.streamOptions?.includeUsage == true
+        let includeSnapshots = chat.streamOptions?.includeSnapshots == true
         let clientTools = client.tools.names
         return .stream(headers: ["X-Trailhead-Session": session]) { stream in
             @Sendable func chunk(_ delta: GeneratedContent, finish: GeneratedContent = .null, extra: [(String, GeneratedContent)] = []) -> String {
@@ -86,6 +87,9 @@ extension AgentServer {
                     let answer = try await runner.respond(agent: agent, session: session, stored: nil, history: history, prompt: prompt, options: options, client: client) { progress in
                         switch progress {
                         case .partial(let partial):
+                            if includeSnapshots, partial.stringValue == nil {
+                                _ = stream.send(chunk([:], extra: [("trailhead", ["type": "snapshot", "answer": partial])]), event: nil)
+                            }
                             guard let delta = text.withValue({ $0.delta(after: partial) }) else { return }
                             _ = stream.send(chunk(["content": .string(delta)]), event: nil)
                         case .toolCall(let callID, let tool, let arguments) where clientTools.contains(tool):
@@ -100,6 +104,8 @@ extension AgentServer {
                             _ = stream.send(chunk([:], extra: [("trailhead", ["type": "tool_call", "id": .string(id), "tool": .string(tool), "arguments": arguments])]), event: nil)
                         case .toolOutput(_, let tool, _, _) where clientTools.contains(tool):
                             break  // the client runs it
+                        case .tripRequest(let request):
+                            _ = stream.send(chunk([:], extra: [("trailhead", ["type": "trip_request", "request": request])]), event: nil)
                         case .toolOutput(let id, let tool, let result, let error):
                             _ = stream.send(chunk([:], extra: [("trailhead", ["type": "tool_output", "id": .string(id), "tool": .string(tool), "result": result ?? .null, "error": error.map { .string($0) } ?? .null])]), event: nil)
                         }
@@ -217,8 +223,12 @@ extension AgentServer {
     /// What Trailhead adds to an answer: the session, its turns, the model that answered, the
     /// answer as JSON.
     static func trailhead(_ answer: AgentRunner.Answer) -> GeneratedContent {
-        ["session": .string(answer.session), "turns": .number(Double(answer.turns)), "model": .string(answer.model), "answer": answer.content,
-         "entries": .number(Double(answer.entries)), "storeRetries": .number(Double(answer.storeRetries))]
+        var object: JSONObject = [
+            "session": .string(answer.session), "turns": .number(Double(answer.turns)), "model": .string(answer.model), "answer": answer.content,
+            "entries": .number(Double(answer.entries)), "storeRetries": .number(Double(answer.storeRetries)),
+        ]
+        if let request = answer.tripRequest { object["request"] = request }
+        return .object(object)
     }
 }
 

@@ -65,6 +65,8 @@ public final class AgentServer: Sendable {
 
     public var port: Int { server.port }
     public var url: String { "http://\(configuration.host):\(server.port)/v1" }
+    /// The web app's page.
+    public var pageURL: String { "http://\(configuration.host):\(server.port)/" }
 
     public init(configuration: Configuration, registry: ToolRegistry) throws(SetupError) {
         if !Self.isLoopback(configuration.host), (configuration.apiKey ?? "").isEmpty {
@@ -83,11 +85,16 @@ public final class AgentServer: Sendable {
         let key = configuration.apiKey ?? ""
         let admit: @Sendable (HTTPHead) -> HTTPServer.Response? = { head in
             guard !key.isEmpty, !Self.authorized(head[header: "authorization"], key: key) else { return nil }
+            // The web app's page and files load without it (a browser cannot send it for a page);
+            // its API asks the key the page's field holds.
+            let path = head.startLine[1].split(separator: "?").first.map(String.init) ?? ""
+            if Self.isPublicWebFile(method: head.startLine[0], path: path) { return nil }
             return APIError.response(401, "missing or wrong API key: send Authorization: Bearer KEY", type: "invalid_request_error", code: "invalid_api_key")
         }
-        // A health check and the model list answer at once, on libmicrohttpd's polling thread.
+        // A health check, the model list and the web app's files answer at once, on libmicrohttpd's polling thread.
         let runsInline: @Sendable (HTTPHead) -> Bool = { head in
-            head.startLine[0] == "GET" && ["/health", "/v1/models"].contains(head.startLine[1].split(separator: "?").first.map(String.init) ?? "")
+            let path = head.startLine[1].split(separator: "?").first.map(String.init) ?? ""
+            return head.startLine[0] == "GET" && (["/health", "/v1/models"].contains(path) || Self.isPublicWebFile(method: "GET", path: path))
         }
         do {
             server = try HTTPServer(host: configuration.host, port: configuration.port, admit: admit, runsInline: runsInline) { handler.handle($0) }
@@ -122,6 +129,7 @@ public final class AgentServer: Sendable {
     /// Routes a request whose API key was checked from its head, before its body was read.
     func route(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         let path = request.path.split(separator: "?").first.map(String.init) ?? request.path
+        if let page = webApp(request, path: path) { return page }
         switch (request.method, path) {
         case ("GET", "/health"): return .respond(.json(200, #"{"status":"ok"}"#))
         case ("GET", "/v1/models"): return .respond(models())
@@ -131,7 +139,7 @@ public final class AgentServer: Sendable {
         case (_, "/v1/chat/completions"), (_, "/v1/responses"):
             return .respond(APIError.response(405, "use POST", type: "invalid_request_error"))
         default:
-            return .respond(APIError.response(404, "no route \(request.method) \(path) (POST /v1/chat/completions, POST /v1/responses, GET /v1/models)", type: "invalid_request_error"))
+            return .respond(APIError.response(404, "no route \(request.method) \(path) (POST /v1/chat/completions, POST /v1/responses, GET /v1/models; the web app at /)", type: "invalid_request_error"))
         }
     }
 

@@ -64,7 +64,7 @@ final class ResponseEvents: Sendable {
                 let done = AgentServer.functionCallItem(call, status: "completed")
                 send("response.output_item.done", ["output_index": .number(Double(index)), "item": done], in: &state)
                 state.output.append(done)
-            case .toolCall, .toolOutput:
+            case .toolCall, .toolOutput, .tripRequest:
                 break  // the agent's own tools run inside Trailhead; the client's are not run
             }
         }

@@ -81,9 +81,9 @@ public struct TripRequest: Sendable, Codable, Equatable {
             companions: try container.decodeIfPresent([String].self, forKey: .companions) ?? [])
     }
 
-    static func day(_ date: Date, plus days: Int) -> String {
+    static func day(_ date: Date, plus days: Int, timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
+        calendar.timeZone = timeZone
         let shifted = calendar.date(byAdding: .day, value: days, to: date)!
         let parts = calendar.dateComponents([.year, .month, .day], from: shifted)
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)

@@ -74,6 +74,7 @@ struct ServeCommand: Command {
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
             "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description)\(runs == nil ? "" : "; background runs"); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
+        context.stderr.line("agent serve: open the web app at \(server.pageURL)")
         try await onOwnThread { server.run() }
         return .success
     }

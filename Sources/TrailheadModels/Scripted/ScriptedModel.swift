@@ -7,7 +7,10 @@ import TrailheadSupport
 ///
 /// The file is JSON Lines: each line either a JSON string (the output), an object with a
 /// `"text"` (or `"output"`) member (and optionally `"delayMs"`, a wait before it streams, as a
-/// slow model would make: tests of what happens mid-answer use it), or a transcript entry — only entries with
+/// slow model would make: tests of what happens mid-answer use it; and `"chunkDelayMs"`, a wait
+/// between its chunks, so a test sees the answer half written; `"holdAfter": N` with
+/// `"holdUntilFile": PATH`, a stop after N characters until that file exists — at most two
+/// minutes —, so a test can look at a half-written answer for as long as it needs), or a transcript entry — only entries with
 /// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. Running past the
 /// last output is a `ModelError.scriptExhausted`. Given a `contextSize`, it refuses a request
 /// whose messages do not fit (by `TokenEstimate`) before replaying anything, as a real backend does.
@@ -19,6 +22,20 @@ public final class ScriptedModel: LanguageModel, Sendable {
     private let outputs: [String]
     /// Milliseconds to wait before each output (0 for most).
     private let delays: [Double]
+    /// Milliseconds to wait between the chunks of each output (0 for most).
+    private let chunkDelays: [Double]
+    /// Where each output stops until a file exists (nil for most).
+    private let holds: [Hold?]
+
+    /// A stop after `characters` of an output until the file at `path` exists.
+    public struct Hold: Sendable {
+        public var characters: Int
+        public var path: String
+        public init(characters: Int, path: String) {
+            self.characters = characters
+            self.path = path
+        }
+    }
     private let chunkSize: Int
     private let next = Locked(0)
     /// What `nextTokenProbabilities` answers, every time (`nil`: it cannot tell, as most backends).
@@ -31,6 +48,8 @@ public final class ScriptedModel: LanguageModel, Sendable {
         }
         var outputs: [String] = []
         var delays: [Double] = []
+        var chunkDelays: [Double] = []
+        var holds: [Hold?] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -42,6 +61,8 @@ public final class ScriptedModel: LanguageModel, Sendable {
             case .string(let text):
                 outputs.append(text)
                 delays.append(0)
+                chunkDelays.append(0)
+                holds.append(nil)
             case .object(let entry):
                 if let kind = entry["kind"]?.stringValue, kind != "modelTurn" { continue }
                 guard let text = entry["text"]?.stringValue ?? entry["output"]?.stringValue ?? entry["raw"]?.stringValue else {
@@ -49,22 +70,26 @@ public final class ScriptedModel: LanguageModel, Sendable {
                 }
                 outputs.append(text)
                 delays.append(entry["delayMs"]?.doubleValue ?? 0)
+                chunkDelays.append(entry["chunkDelayMs"]?.doubleValue ?? 0)
+                holds.append(entry["holdUntilFile"]?.stringValue.map { Hold(characters: entry["holdAfter"]?.intValue ?? 0, path: $0) })
             default:
                 throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is neither a string nor an object")
             }
         }
-        self.init(outputs: outputs, path: path, chunkSize: chunkSize, delaysMs: delays)
+        self.init(outputs: outputs, path: path, chunkSize: chunkSize, delaysMs: delays, chunkDelaysMs: chunkDelays, holds: holds)
     }
 
     /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given).
     public init(
-        outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], contextSize: Int? = nil,
-        nextTokenProbabilities: [TokenProbability]? = nil
+        outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], chunkDelaysMs: [Double] = [],
+        holds: [Hold?] = [], contextSize: Int? = nil, nextTokenProbabilities: [TokenProbability]? = nil
     ) {
         self.outputs = outputs
         self.scriptedProbabilities = nextTokenProbabilities
         self.scriptedContextSize = contextSize
         self.delays = outputs.indices.map { $0 < delaysMs.count ? delaysMs[$0] : 0 }
+        self.chunkDelays = outputs.indices.map { $0 < chunkDelaysMs.count ? chunkDelaysMs[$0] : 0 }
+        self.holds = outputs.indices.map { $0 < holds.count ? holds[$0] : nil }
         self.path = path
         self.chunkSize = max(1, chunkSize)
         id = "scripted:\(path)"
@@ -77,7 +102,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
     public func skipping(_ count: Int) -> ScriptedModel {
         ScriptedModel(
             outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)),
-            contextSize: scriptedContextSize, nextTokenProbabilities: scriptedProbabilities)
+            chunkDelaysMs: Array(chunkDelays.dropFirst(count)), holds: Array(holds.dropFirst(count)), contextSize: scriptedContextSize, nextTokenProbabilities: scriptedProbabilities)
     }
 
     public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
@@ -104,12 +129,27 @@ public final class ScriptedModel: LanguageModel, Sendable {
             return value
         }
         let outputs = outputs, chunkSize = chunkSize, id = id, path = path
-        if index < outputs.count, delays[index] > 0 {
-            let delay = delays[index]
+        if index < outputs.count, delays[index] > 0 || chunkDelays[index] > 0 || holds[index] != nil {
+            let delay = delays[index], chunkDelay = chunkDelays[index], hold = holds[index]
             let replay = ScriptedModel(outputs: [outputs[index]], path: path, chunkSize: chunkSize)
             return .producing { continuation in
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
-                for try await event in replay.generate(request) { continuation.yield(event) }
+                var written = 0
+                var held = false
+                for try await event in replay.generate(request) {
+                    if case .text(let text) = event {
+                        if chunkDelay > 0 { try await Task.sleep(nanoseconds: UInt64(chunkDelay * 1_000_000)) }
+                        if let hold, !held, written >= hold.characters {
+                            held = true
+                            let deadline = monotonicSeconds() + 120
+                            while !FileManager.default.fileExists(atPath: hold.path), monotonicSeconds() < deadline {
+                                try await Task.sleep(nanoseconds: 20_000_000)
+                            }
+                        }
+                        written += text.count
+                    }
+                    continuation.yield(event)
+                }
             }
         }
         return AsyncThrowingStream { continuation in

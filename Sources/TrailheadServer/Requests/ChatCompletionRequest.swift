@@ -17,9 +17,12 @@ struct ChatCompletionRequest: Decodable, Sendable {
     var temperature: Double?
     var topP: Double?
     var seed: Int?
+    /// Trailhead's own: the server's plugins (or single tools) a plain-model request may call,
+    /// run here like an agent's (the web app's playground sends them).
+    var plugins: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case model, messages, tools, stream, temperature, seed
+        case model, messages, tools, stream, temperature, seed, plugins
         case toolChoice = "tool_choice", parallelToolCalls = "parallel_tool_calls", responseFormat = "response_format"
         case streamOptions = "stream_options", maxTokens = "max_tokens", maxCompletionTokens = "max_completion_tokens", topP = "top_p"
     }
@@ -83,7 +86,10 @@ struct ChatCompletionRequest: Decodable, Sendable {
 
     struct StreamOptions: Decodable, Sendable {
         var includeUsage: Bool?
-        enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
+        /// Trailhead's own: each snapshot of a JSON answer whole, as it is written (the web app
+        /// draws the itinerary from them), beside the text deltas.
+        var includeSnapshots: Bool?
+        enum CodingKeys: String, CodingKey { case includeUsage = "include_usage", includeSnapshots = "include_snapshots" }
     }
 
     /// The functions offered, with their place in the request for errors.

@@ -97,6 +97,31 @@ final class ServeProcess {
         return (status, (try? GeneratedContent(json: data)) ?? .string(String(decoding: data, as: UTF8.self)))
     }
 
+    /// Sends `method` to `path` (from the server's root, not /v1) and returns the status, the
+    /// Content-Type and the body as text.
+    func fetch(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:], timeout: Double = 60) throws
+        -> (status: Int, type: String, text: String)
+    {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)" + path)!, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let result = Locked<(Int, String, Data)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: request) { data, response, error in
+            let http = response as? HTTPURLResponse
+            if let error { failure.set(error) } else { result.set((http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", data ?? Data())) }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = failure.get() { throw error }
+        let (status, type, data) = result.get()!
+        return (status, type, String(decoding: data, as: UTF8.self))
+    }
+
     /// `.build/<config>/agent`, beside the test bundle.
     static func agent() throws -> String {
         let candidates = [

@@ -36,6 +36,7 @@ struct ServeCommand: Command {
     var apiKeyEnv = "TRAILHEAD_API_KEY"
     @Option(valueName: "VAR", help: "Variable holding the API key of HTTP model endpoints.") var modelApiKeyEnv: String?
     @Flag(help: "Run no background responses here (agent worker processes do); with a postgresql:// store.") var noWorker: Bool
+    @Flag(help: "Open the web app in the desktop's browser (xdg-open) once serving.") var open: Bool
     @OptionGroup var pluginFolders: PluginFolderOptions
 
     func run(context: CommandContext) async throws -> ExitCode {
@@ -75,8 +76,25 @@ struct ServeCommand: Command {
         context.stderr.line(
             "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description)\(runs == nil ? "" : "; background runs"); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
         context.stderr.line("agent serve: open the web app at \(server.pageURL)")
+        if open { Self.openInBrowser(server.pageURL, context: context) }
         try await onOwnThread { server.run() }
         return .success
+    }
+
+    /// `--open`: the desktop's browser via xdg-open; where there is none (a server, a container), the
+    /// URL printed above is the way in, and this says so.
+    static func openInBrowser(_ url: String, context: CommandContext) {
+        let opener = Process()
+        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        opener.arguments = ["xdg-open", url]
+        opener.standardOutput = FileHandle.nullDevice
+        opener.standardError = FileHandle.nullDevice
+        do {
+            try opener.run()
+            opener.waitUntilExit()
+            if opener.terminationStatus == 0 { return }
+        } catch {}
+        context.stderr.line("agent serve: --open: no desktop browser to open here (xdg-open failed); open \(url) in one")
     }
 
     static func makeStore(_ text: String?, home: String, context: CommandContext) throws(CommandError) -> any SessionStore {

@@ -65,6 +65,8 @@ extension Itinerary {
 struct FindPointsOfInterestTool: Tool {
     let name = "findPointsOfInterest"
     let description = "Finds points of interest for a landmark."
+    /// It only looks places up: the session calls it rather than let the model guess (`ToolDecision`).
+    let isReadOnly = true
     let landmark: String
     /// Where places come from (the seed used MapKit).
     let places: ToolRegistry
@@ -87,15 +89,22 @@ struct FindPointsOfInterestTool: Tool {
     /// as a map search does, so the model is told what exists rather than left to make it up.
     static let radiiKm: [Double] = [20, 50, 100]
 
-    func call(arguments: Arguments) async throws -> String {
+    /// The seed returned a sentence; a typed result lets the session ground the itinerary in it
+    /// (`ItineraryPlanner.grounding`).
+    struct Found: Generable {
+        let kind: String
+        let places: [String]
+    }
+
+    func call(arguments: Arguments) async throws -> Found {
         let kind = arguments.pointOfInterest.rawValue
         for radius in Self.radiiKm {
             let found = try await places.call(
                 "findPointsOfInterest", arguments: ["landmark": .string(landmark), "category": .string(kind), "radiusKm": .number(radius)])
             let names = (found["results"]?.arrayValue ?? []).prefix(5).compactMap { $0["name"]?.stringValue }
-            if !names.isEmpty { return "There are these \(kind) places in \(landmark): \(names.joined(separator: ", "))" }
+            if !names.isEmpty { return Found(kind: kind, places: names) }
         }
-        return "There are no \(kind) places in \(landmark): plan with the places found."
+        return Found(kind: kind, places: [])
     }
 }
 
@@ -105,9 +114,17 @@ final class ItineraryPlanner: Sendable {
     let landmark: String
     let session: LanguageModelSession
 
+    /// What Foundation Models cannot say: every activity is a place the tool returned. The session
+    /// narrows the titles to the places found so far, and offers the answer once there are three.
+    /// Without it, the 1.5B model looked up viewpoints, campgrounds and restaurants, and then
+    /// wrote "Hotel A", "Hotel B" and "Hotel C".
+    static let grounding = Grounding([.field("/days/*/activities/*/title", from: "findPointsOfInterest", at: "/places/*", atLeast: 3)])
+
     init(landmark: String, model: some LanguageModel, places: ToolRegistry) {
         self.landmark = landmark
-        session = LanguageModelSession(model: model, tools: [FindPointsOfInterestTool(landmark: landmark, places: places)]) {
+        session = LanguageModelSession(
+            model: model, tools: [FindPointsOfInterestTool(landmark: landmark, places: places)], grounding: Self.grounding
+        ) {
             "Your job is to create an itinerary for the user."
             "Each day needs an activity, hotel and restaurant."
             "Always use the findPointsOfInterest tool to find businesses and activities in \(landmark), especially hotels and restaurants."

@@ -17,9 +17,13 @@ returned = set()
 for line in open(transcript_path, encoding="utf-8"):
     entry = json.loads(line)
     if entry.get("kind") == "toolOutput":
-        text = entry.get("result") if isinstance(entry.get("result"), str) else json.dumps(entry.get("result", ""))
-        if ": " in text:
-            returned.update(name.strip() for name in text.split(": ", 1)[1].split(", ") if name.strip())
+        result = entry.get("result")
+        if isinstance(result, dict):
+            # The typed result: {"kind": …, "places": [names]}.
+            returned.update(name for name in result.get("places", []) if isinstance(name, str))
+        elif isinstance(result, str) and ": " in result:
+            # The seed's sentence: "There are these KIND places in LANDMARK: A, B, C".
+            returned.update(name.strip() for name in result.split(": ", 1)[1].split(", ") if name.strip())
 
 invented = [title for title in activities if title not in returned]
 ok = len(days) == days_asked and activities and not invented

@@ -79,18 +79,40 @@ struct FindPointsOfInterest: Tool {
         query.text = queryIsCentre ? nil : arguments.query
         if let radius = arguments.radiusKm { query.radiusKm = radius }
         if let limit = arguments.limit { query.limit = limit }
-        let found = try index.search(query)
+        let (found, widenedTo) = try Self.search(query, in: index)
         var output = Output(
             landmark: ResultFormatting.location(centreName, centre),
             results: found.results.map { Self.render($0, from: chosen?.name ?? centreName) })
+        let radius = "\(ResultFormatting.number(ResultFormatting.kilometres(min(query.radiusKm, NearbyQuery.maximumRadiusKm)))) km"
+        let kind = query.category.map { " of category \($0.rawValue)" } ?? ""
+        var notes: [String] = []
         if let chosen, !chosen.alternatives.isEmpty {
-            output.note = ResultFormatting.choice(chosen, asked: (queryIsCentre ? arguments.query : arguments.landmark) ?? chosen.name)
-        } else if !found.textMatched {
-            output.note = "nothing matched the query; these are the nearest places\(query.category.map { " of category \($0.rawValue)" } ?? "")"
-        } else if found.results.isEmpty {
-            output.note = "nothing within \(ResultFormatting.number(ResultFormatting.kilometres(min(query.radiusKm, NearbyQuery.maximumRadiusKm)))) km; try a larger radiusKm or another category"
+            notes.append(ResultFormatting.choice(chosen, asked: (queryIsCentre ? arguments.query : arguments.landmark) ?? chosen.name))
         }
+        if found.results.isEmpty {
+            notes.append("nothing\(kind) within \(ResultFormatting.number(NearbyQuery.maximumRadiusKm)) km; try another category")
+        } else {
+            if !found.textMatched { notes.append("nothing matched the query; these are the nearest places\(kind)") }
+            if let widenedTo { notes.append("nothing\(kind) within \(radius); these are the nearest within \(ResultFormatting.number(widenedTo)) km") }
+        }
+        output.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
         return output
+    }
+
+    /// The query's results; when there are none within its radius, the nearest beyond it (the
+    /// radius tripled until something is found or the largest radius is reached), with the radius
+    /// that found them. Asked for "the airport near Joshua Tree National Park", the model kept the
+    /// 20 km default, and the nearest airports are 21–42 km away: an empty list read as "there is
+    /// no airport near it".
+    private static func search(_ query: NearbyQuery, in index: GeoIndex) throws -> (NearbyResults, widenedTo: Double?) {
+        let found = try index.search(query)
+        var wider = query
+        while found.results.isEmpty, wider.radiusKm < NearbyQuery.maximumRadiusKm {
+            wider.radiusKm = min(wider.radiusKm * 3, NearbyQuery.maximumRadiusKm)
+            let widened = try index.search(wider)
+            if !widened.results.isEmpty { return (widened, wider.radiusKm) }
+        }
+        return (found, nil)
     }
 
     /// The centre: a place by name (falling back to coordinates when both are given and the

@@ -259,26 +259,36 @@ import TrailheadModels
         // Read-only tools: a call from 0.2 on.
         #expect(standard.decide(callProbability: probability, offered: ["a"], readOnly: ["a"]) == .call(only: nil))
         #expect(standard.decide(callProbability: 0.19, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
-        // A tool with side effects: the model's own choice.
-        #expect(standard.decide(callProbability: 0.9, offered: ["w"], readOnly: []) == .modelsChoice)
-        #expect(!standard.mayCommit(offered: ["w"], readOnly: []))
-        // Both: an unlikely call goes to the read-only tools alone; a likely one is the model's.
+        // A tool with side effects: a call when it is the more probable choice.
+        #expect(standard.decide(callProbability: 0.9, offered: ["w"], readOnly: []) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.49, offered: ["w"], readOnly: []) == .modelsChoice)
+        #expect(!ToolDecision(threshold: nil).mayCommit(offered: ["w"], readOnly: []))
+        // Both: an unlikely call goes to the read-only tools alone; a likely one to any tool.
         #expect(standard.decide(callProbability: 0.3, offered: ["a", "w"], readOnly: ["a"]) == .call(only: ["a"]))
-        #expect(standard.decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .modelsChoice)
-        #expect(ToolDecision(readOnlyThreshold: 0.2, threshold: 0.6).decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .call(only: nil))
+        #expect(ToolDecision(threshold: nil).decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .modelsChoice)
+        // A later turn: read-only tools from 0.3; a tool with side effects is the model's own choice.
+        #expect(standard.decide(callProbability: 0.25, offered: ["a"], readOnly: ["a"], later: true) == .modelsChoice)
+        #expect(standard.decide(callProbability: 0.3, offered: ["a"], readOnly: ["a"], later: true) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.9, offered: ["a", "w"], readOnly: ["a"], later: true) == .modelsChoice)
+        #expect(!standard.mayCommit(offered: ["a", "w"], readOnly: ["a"], later: true))
         #expect(ToolDecision.modelsChoice.decide(callProbability: 0.99, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
         #expect(ToolDecision.callProbability([TokenProbability(token: "x", probability: 1)], callKey: "name", answerKey: "answer") == nil)
         #expect(ToolDecision.standard.threshold(allReadOnly: true) == 0.2)
-        #expect(ToolDecision.standard.threshold(allReadOnly: false) == nil)
+        #expect(ToolDecision.standard.threshold(allReadOnly: false) == 0.5)
+        #expect(ToolDecision.standard.threshold(allReadOnly: true, later: true) == 0.3)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "0.5"]).readOnlyThreshold == 0.5)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "off"]).readOnlyThreshold == nil)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "7"]) == .standard)
+        #expect(ToolDecision.fromEnvironment([ToolDecision.laterVariable: "off", ToolDecision.sideEffectsVariable: "0.6"])
+            == ToolDecision(threshold: 0.6, laterReadOnlyThreshold: nil))
     }
 
     func offersAnswer(_ request: ModelRequest) -> Bool { request.schema!.json.jsonString.contains(#""\#(keys.final)""#) }
 
     @Test func aLikelyEnoughCallOfAReadOnlyToolIsCommittedTo() async throws {
-        let probabilities = [TokenProbability(token: "answer", probability: 0.7), TokenProbability(token: "name", probability: 0.3)]
+        // (0.25: above the first turn's threshold, below a later turn's.)
+        let probabilities = [TokenProbability(token: "answer", probability: 0.75), TokenProbability(token: "name", probability: 0.25)]
         let model = RecordingModel([call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")], nextTokenProbabilities: probabilities)
         let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true)])
         session.configuration.toolDecision = .standard
@@ -286,7 +296,7 @@ import TrailheadModels
         #expect(!offersAnswer(model.requests[0]), "committed to a call: the first turn offers no answer")
         #expect(offersAnswer(model.requests[1]))
         let turn = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }.first
-        #expect(turn?.callProbability == 0.3)
+        #expect(turn?.callProbability == 0.25)
         #expect(turn?.committedToCall == true)
     }
 
@@ -313,6 +323,31 @@ import TrailheadModels
         #expect(model.requests[1].schema!.json.jsonString.contains(#""addContact""#), "after the call, every tool again")
     }
 
+    @Test func aTurnAfterAToolAnsweredCommitsToACallOnceWhenTheModelLeansTowardsOne() async throws {
+        // The model's share of a call stays at 0.4: the first turn and one later turn are
+        // committed to a call, the turn after that offers the answer again.
+        let probabilities = [TokenProbability(token: "answer", probability: 0.6), TokenProbability(token: "name", probability: 0.4)]
+        let model = RecordingModel(
+            [call(#"{"query":"Kyoto"}"#), call(#"{"query":"Kyoto museums"}"#), answer("The Kyoto National Museum.")],
+            nextTokenProbabilities: probabilities)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: true)])
+        session.configuration.toolDecision = .standard
+        let response = try await session.respond(to: "What museums are there in Kyoto?")
+        #expect(response.content == "The Kyoto National Museum.")
+        #expect(model.requests.map(offersAnswer) == [false, false, true])
+        let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
+        #expect(turns.map(\.committedToCall) == [true, true, nil], "once committed after a call, the probabilities are not asked again")
+        #expect(turns.map(\.callProbability) == [0.4, 0.4, nil])
+
+        // Below the later threshold, the model's own choice after the first call.
+        let unlikely = [TokenProbability(token: "answer", probability: 0.8), TokenProbability(token: "name", probability: 0.2)]
+        let other = RecordingModel([call(#"{"query":"Ana"}"#), answer("Ana lives in LA.")], nextTokenProbabilities: unlikely)
+        let second = LanguageModelSession(model: other, tools: [Lookup(readOnly: true)])
+        second.configuration.toolDecision = .standard
+        _ = try await second.respond(to: "Where does Ana live?")
+        #expect(other.requests.map(offersAnswer) == [false, true])
+    }
+
     @Test func anUnlikelyCallOrAToolWithSideEffectsKeepsTheModelsChoice() async throws {
         let unlikely = [TokenProbability(token: "answer", probability: 0.9), TokenProbability(token: "name", probability: 0.1)]
         let model = RecordingModel([answer("Bonjour.")], nextTokenProbabilities: unlikely)
@@ -321,11 +356,11 @@ import TrailheadModels
         _ = try await session.respond(to: "Translate 'hello' into French")
         #expect(offersAnswer(model.requests[0]))
 
-        let likely = [TokenProbability(token: "answer", probability: 0.5), TokenProbability(token: "name", probability: 0.5)]
-        let writes = RecordingModel([answer("Not now.")], nextTokenProbabilities: likely)
+        let evens = [TokenProbability(token: "answer", probability: 0.55), TokenProbability(token: "name", probability: 0.45)]
+        let writes = RecordingModel([answer("Not now.")], nextTokenProbabilities: evens)
         let other = LanguageModelSession(model: writes, tools: [Lookup(readOnly: false)])
         other.configuration.toolDecision = .standard
         _ = try await other.respond(to: "Add Ana")
-        #expect(offersAnswer(writes.requests[0]), "a tool with side effects: the model's own choice")
+        #expect(offersAnswer(writes.requests[0]), "a tool with side effects: a call only when it is the more probable choice")
     }
 }

@@ -34,10 +34,10 @@ final class ExamplesTests: XCTestCase {
 
     func testTheSeedsTripPlannerCallsItsToolAndStreamsATypedItinerary() throws {
         let day = { (n: Int) in
-            #"{"title":"Day \#(n) Of Rocks","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Hidden Valley","description":"Walk the easy loop trail."},{"type":"foodAndDining","title":"Crossroads Cafe","description":"Eat a hearty breakfast here."},{"type":"hotelAndLodging","title":"Jumbo Rocks Campground","description":"Sleep under the stars tonight."}]}"#
+            #"{"title":"Day \#(n) Of Rocks","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Keys View","description":"Watch the valley at sunset."},{"type":"foodAndDining","title":"Pappy & Harriet's Pioneertown Palace","description":"Eat a hearty dinner here."},{"type":"hotelAndLodging","title":"Jumbo Rocks Campground","description":"Sleep under the stars tonight."}]}"#
         }
         let outputs = [
-            #"{"name":"findPointsOfInterest","arguments":{"pointOfInterest":"campground","naturalLanguageQuery":"quiet camp"}}"#,
+            Self.searches(["viewpoint", "restaurant", "campground"]),
             #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks, trees and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[\#(day(1)),\#(day(2)),\#(day(3))]}}"#,
         ]
         let result = try AgentProcess.run(
@@ -50,13 +50,42 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("hotelAndLodging: Jumbo Rocks Campground"), result.stdout)
     }
 
+    /// One turn of the trip planner's model: a search for each kind, chained.
+    static func searches(_ kinds: [String]) -> String {
+        kinds.reversed().reduce("") { next, kind in
+            #"{"name":"findPointsOfInterest","arguments":{"pointOfInterest":"\#(kind)","naturalLanguageQuery":"\#(kind)"}"#
+                + (next.isEmpty ? "" : #","and":"# + next) + "}"
+        }
+    }
+
+    func testTheSeedsTripPlannerNamesOnlyPlacesItsToolReturned() throws {
+        // The session's grounding: a title no search returned ("Hotel A") is refused and repaired
+        // with the places found; a model that keeps inventing gets no itinerary (exit 1).
+        let plan = { (lodging: String) in
+            #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[{"title":"Rocks And Dinner","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Keys View","description":"Watch the valley at sunset."},{"type":"foodAndDining","title":"Pappy & Harriet's Pioneertown Palace","description":"Eat a hearty dinner here."},{"type":"hotelAndLodging","title":"\#(lodging)","description":"Sleep well tonight."}]}]}}"#
+        }
+        let search = Self.searches(["viewpoint", "restaurant", "campground"])
+        let repaired = try AgentProcess.run(
+            ["Joshua Tree National Park", "--days", "1", "--model", "scripted:" + script([search, plan("Hotel A"), plan("White Tank Campground")])],
+            environment: environment, executable: try built("TripPlannerExample"))
+        XCTAssertEqual(repaired.status, 0, repaired.stdout + repaired.stderr)
+        XCTAssertTrue(repaired.stdout.contains("hotelAndLodging: White Tank Campground"), repaired.stdout)
+        XCTAssertFalse(repaired.stdout.contains("Hotel A"), repaired.stdout)
+        let stubborn = try AgentProcess.run(
+            ["Joshua Tree National Park", "--days", "1", "--model", "scripted:" + script([search] + Array(repeating: plan("Hotel A"), count: 5))],
+            environment: environment, executable: try built("TripPlannerExample"))
+        XCTAssertEqual(stubborn.status, 1, stubborn.stdout + stubborn.stderr)
+        XCTAssertTrue(stubborn.stdout.contains("No itinerary:"), stubborn.stdout)
+        XCTAssertFalse(stubborn.stdout.contains("Day 1:"), stubborn.stdout)
+    }
+
     func testTheSeedsTripPlannerNeverShowsItsExampleAsAPlan() throws {
         // The Mount Fuji example's restaurant in a Joshua Tree plan is refused; told so, the model
         // plans with what the tool found. A model that only ever copies gets no itinerary (exit 1).
         let plan = { (restaurant: String) in
-            #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[{"title":"Rocks And Dinner","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Hidden Valley","description":"Walk the easy loop trail."},{"type":"foodAndDining","title":"\#(restaurant)","description":"Eat a hearty dinner here."},{"type":"hotelAndLodging","title":"29 Palms Inn","description":"Sleep in an old oasis."}]}]}}"#
+            #"{"answer":{"title":"Desert Days","destinationName":"Joshua Tree National Park","description":"Rocks and stars all week.","rationale":"Each day has an activity, a meal and a bed.","days":[{"title":"Rocks And Dinner","subtitle":"Trails and a warm dinner","destination":"Joshua Tree National Park","activities":[{"type":"sightseeing","title":"Keys View","description":"Watch the valley at sunset."},{"type":"foodAndDining","title":"\#(restaurant)","description":"Eat a hearty dinner here."},{"type":"hotelAndLodging","title":"Jumbo Rocks Campground","description":"Sleep under the stars tonight."}]}]}}"#
         }
-        let search = #"{"name":"findPointsOfInterest","arguments":{"pointOfInterest":"restaurant","naturalLanguageQuery":"dinner"}}"#
+        let search = Self.searches(["viewpoint", "restaurant", "campground"])
         let copied = plan("The Restaurant at Lake Kawaguchi")
         let repaired = try AgentProcess.run(
             ["Joshua Tree National Park", "--days", "1", "--model", "scripted:" + script([search, copied, plan("Pappy & Harriet's Pioneertown Palace")])],

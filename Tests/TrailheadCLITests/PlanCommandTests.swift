@@ -175,6 +175,25 @@ final class PlanCommandTests: XCTestCase {
         return try GeneratedContent(json: result.stdout)["results"]?.arrayValue ?? []
     }
 
+    func testNothingWithinTheRadiusGivesTheNearestBeyondItSaidInTheNote() throws {
+        // The nearest airports to Joshua Tree National Park are 20–45 km away.
+        let arguments = #"{"landmark": "Joshua Tree National Park", "category": "airport", "radiusKm": 5, "query": "near the park"}"#
+        let result = try AgentProcess.run(
+            ["tools", "call", "findPointsOfInterest", "--args", arguments, "--plugins", Self.home + "/Plugins", "--manifests", Self.home + "/Manifests"],
+            environment: ["TRAILHEAD_HOME": Self.home])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = try GeneratedContent(json: result.stdout)
+        let results = output["results"]?.arrayValue ?? []
+        XCTAssertFalse(results.isEmpty, result.stdout)
+        for place in results {
+            XCTAssertEqual(place["category"]?.stringValue, "airport", result.stdout)
+            XCTAssertGreaterThan(place["distanceKm"]?.doubleValue ?? 0, 5, result.stdout)
+        }
+        let note = output["note"]?.stringValue ?? ""
+        XCTAssertTrue(note.contains("nothing matched the query"), note)
+        XCTAssertTrue(note.contains("nothing of category airport within 5 km; these are the nearest within "), note)
+    }
+
     /// The names the points-of-interest tool returned in a transcript.
     func placesReturned(_ transcript: String) throws -> [String] {
         let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }

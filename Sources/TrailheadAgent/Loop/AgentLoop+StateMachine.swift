@@ -76,9 +76,12 @@ struct AgentStateMachine: Sendable {
     private let searchTool: String?
     /// Tools a search found.
     private var found: Set<String> = []
-    /// The first decision was read from the model's probabilities and went to a call
-    /// (`commitToCall`): no answer before a tool has answered.
-    private var committedToCall = false
+    /// A decision read from the model's probabilities went to a call (`commitToCall`) at the turn
+    /// after this many tool turns: no answer at that turn.
+    private var committedAt: Int?
+    /// Whether a turn after a tool answered was committed to a call: that happens once in a
+    /// response at most, so a model that leans towards calling cannot be held in a chain of lookups.
+    private var committedLater = false
     /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
     private var committedTools: [String]?
     /// Optional arguments left out of this turn's calls (`PlaceholderArguments`), by call.
@@ -121,7 +124,7 @@ struct AgentStateMachine: Sendable {
         default: break
         }
         let fulfilled = grounding.fulfilledTools
-        let committed = toolTurns == 0 ? committedTools.map(Set.init) : nil
+        let committed = committedAt == toolTurns ? committedTools.map(Set.init) : nil
         return toolOrder.filter {
             isFound($0) && !exhausted.contains($0) && !fulfilled.contains($0) && !choicesSpent($0) && committed?.contains($0) != false
         }
@@ -132,27 +135,30 @@ struct AgentStateMachine: Sendable {
     private var modeAllowsAnswer: Bool {
         switch mode.kind {
         case .required, .named: toolTurns > 0
-        case .allowed, .disallowed: !committedToCall || toolTurns > 0
+        case .allowed, .disallowed: committedAt != toolTurns
         }
     }
 
     /// The tools offered (and those of them that only read) at the turn the model is asked for
-    /// now, when it is a response's first decision between a call and the answer: no tool has
-    /// run, the mode leaves the choice to the model, and the step schema offers both. `nil` otherwise.
-    var firstDecision: (offered: [String], readOnly: [String])? {
-        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, toolTurns == 0, !committedToCall, case .allowed = mode.kind
+    /// now, when it decides between a call and the answer: the mode leaves the choice to the
+    /// model and the step schema offers both; `later` once a tool has answered in this response.
+    /// `nil` otherwise.
+    var decision: (offered: [String], readOnly: [String], later: Bool)? {
+        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns, toolTurns == 0 || !committedLater,
+            case .allowed = mode.kind
         else { return nil }
         let schema = stepSchema(finalOnly: false)
         guard !schema.tools.isEmpty, schema.final != nil else { return nil }
         let offered = schema.tools.map(\.name)
-        return (offered, offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true })
+        return (offered, offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true }, toolTurns > 0)
     }
 
-    /// The first decision goes to a call (of `only` these tools, when given): the turn awaited is
+    /// The decision goes to a call (of `only` these tools, when given): the turn awaited is
     /// asked again without the answer.
     mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
-        committedToCall = true
+        committedAt = toolTurns
+        committedLater = committedLater || toolTurns > 0
         committedTools = only
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }

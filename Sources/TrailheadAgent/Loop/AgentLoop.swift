@@ -61,20 +61,20 @@ struct AgentLoop: Sendable {
         // The texts of the model's last two turns: a repaired turn that says word for word what the
         // turn before it said is stuck (see `unstuck`).
         var lastTexts: [String] = []
-        // The first decision, read from the model's probabilities (`ToolDecision`), for the turn's record.
+        // The decision between a call and the answer, read from the model's probabilities
+        // (`ToolDecision`) once for each turn, for the turn's record.
         var decision: (callProbability: Double, committed: Bool)?
-        var decided = false
+        var decidedTurns: Set<Int> = []
         while true {
             if Task.isCancelled {
                 record(.cancelled(.init(turn: Self.turnNumber(action))))
                 return run
             }
-            if !decided, case .generate = action {
-                decided = true
-                if let (offered, readOnly) = machine.firstDecision, toolDecision.mayCommit(offered: offered, readOnly: readOnly),
+            if case .generate(let turn, _, _) = action, decidedTurns.insert(turn).inserted {
+                if let (offered, readOnly, later) = machine.decision, toolDecision.mayCommit(offered: offered, readOnly: readOnly, later: later),
                     let probability = await callProbability(messages)
                 {
-                    let outcome = toolDecision.decide(callProbability: probability, offered: offered, readOnly: readOnly)
+                    let outcome = toolDecision.decide(callProbability: probability, offered: offered, readOnly: readOnly, later: later)
                     if case .call(let only) = outcome { action = machine.commitToCall(only: only) }
                     decision = (probability, outcome != .modelsChoice)
                 }

@@ -1,61 +1,79 @@
 import Foundation
 import TrailheadModels
 
-/// How a response's first decision — call a tool, or answer — is made: from the model's
+/// How the decision between calling a tool and answering is made: from the model's
 /// probabilities rather than from its one greedy token.
 ///
 /// Without instructions that tell it to use its tools, the embedded 1.5B model offered the answer
 /// beside the tools answers directly most of the time, and invents what a tool would have said
 /// ("Ana lives in New York"; the address book says Los Angeles). Yet its probability of writing a
 /// call is rarely small when a tool serves the request, and close to nothing when none does
-/// ("translate 'hello' into French"). So at the first turn of a response the session asks the
-/// model for its next-token probabilities after `{"` (`LanguageModel.nextTokenProbabilities`),
-/// adds up the mass of the call key (`"name"`) against the answer key (`"answer"`), and when the
-/// call's share reaches the threshold it commits to a call: that turn's step schema leaves the
-/// answer out (the model still chooses which tool and its arguments).
+/// ("what is 17 times 3?"). So before a turn that offers both, the session asks the model for its
+/// next-token probabilities after `{"` (`LanguageModel.nextTokenProbabilities`), adds up the mass
+/// of the call key (`"name"`) against the answer key (`"answer"`), and when the call's share
+/// reaches the threshold it commits to a call: that turn's step schema leaves the answer out (the
+/// model still chooses which tool and its arguments).
 ///
 /// The threshold depends on what a call costs. A read-only tool (`Tool.isReadOnly`, a plugin's
 /// `readOnly: true` annotation) costs a lookup, and answering without it invents facts: a low
-/// threshold (0.2) is right. A tool with side effects keeps the model's own choice (`nil`). When
-/// both kinds are offered (the calendar plugin reads and adds events), a call the model would
-/// not make on its own (a share below one half) but that reaches the read-only threshold commits
-/// the turn to the read-only tools alone; a call it would make anyway is left to it.
-/// Measured on the bundled plugins in docs/TOOL-CALLING.md.
+/// threshold (0.2) is right. With a tool that has side effects the call must be the more probable
+/// choice (0.5): the model's own decision, read from its whole distribution — its greedy token
+/// can be the answer key while the call's mass is split over several tokens ("name", "n"…; the
+/// calendar question with a call share of 0.73 was answered). When both kinds are offered (the
+/// calendar plugin reads and adds events), a share from 0.2 to one half commits the turn to the
+/// read-only tools alone. After a tool has answered, the read-only tools are committed to again at
+/// 0.3, once in a response (the model looked a landmark up and then named museums from its own
+/// head). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {
     /// Commit to a call when every tool offered is read-only and the call's share of the
     /// probability is at least this; `nil`: the model's own choice.
     public var readOnlyThreshold: Double?
-    /// The same when a tool offered has side effects; `nil` (the default): the model's own choice.
+    /// The same when a tool offered has side effects; `nil`: the greedy token's choice.
     public var threshold: Double?
+    /// The read-only threshold at a later turn of the response, once a tool has answered (a tool
+    /// with side effects is the model's own choice there); `nil`: the model's own choice.
+    public var laterReadOnlyThreshold: Double?
 
-    public init(readOnlyThreshold: Double? = 0.2, threshold: Double? = nil) {
+    public init(readOnlyThreshold: Double? = 0.2, threshold: Double? = 0.5, laterReadOnlyThreshold: Double? = 0.3) {
         self.readOnlyThreshold = readOnlyThreshold
         self.threshold = threshold
+        self.laterReadOnlyThreshold = laterReadOnlyThreshold
     }
 
-    /// Read-only tools at 0.2, others by the model's own choice.
+    /// Read-only tools at 0.2 (0.3 at a later turn), others at 0.5.
     public static let standard = ToolDecision()
     /// Always the model's own (greedy) choice.
-    public static let modelsChoice = ToolDecision(readOnlyThreshold: nil, threshold: nil)
+    public static let modelsChoice = ToolDecision(readOnlyThreshold: nil, threshold: nil, laterReadOnlyThreshold: nil)
 
-    /// The variable that overrides `readOnlyThreshold` for experiments: a number between 0 and 1,
-    /// or `off` for the model's own choice.
+    /// The variables that override the thresholds for experiments: a number between 0 and 1, or
+    /// `off` for the model's own choice.
     public static let environmentVariable = "TRAILHEAD_READ_ONLY_CALL_THRESHOLD"
+    public static let sideEffectsVariable = "TRAILHEAD_CALL_THRESHOLD"
+    public static let laterVariable = "TRAILHEAD_LATER_CALL_THRESHOLD"
 
-    /// `standard`, with `environmentVariable` applied when it is set and valid.
+    /// `standard`, with the variables applied when they are set and valid.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ToolDecision {
         var decision = ToolDecision.standard
-        guard let value = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return decision }
-        if value.lowercased() == "off" {
-            decision.readOnlyThreshold = nil
-        } else if let number = Double(value), (0...1).contains(number) {
-            decision.readOnlyThreshold = number
+        func read(_ name: String, into threshold: WritableKeyPath<ToolDecision, Double?>) {
+            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return }
+            if value.lowercased() == "off" {
+                decision[keyPath: threshold] = nil
+            } else if let number = Double(value), (0...1).contains(number) {
+                decision[keyPath: threshold] = number
+            }
         }
+        read(environmentVariable, into: \.readOnlyThreshold)
+        read(sideEffectsVariable, into: \.threshold)
+        read(laterVariable, into: \.laterReadOnlyThreshold)
         return decision
     }
 
-    /// The threshold that applies to a turn offering these tools.
-    public func threshold(allReadOnly: Bool) -> Double? { allReadOnly ? readOnlyThreshold : threshold }
+    /// The threshold that applies to a turn offering these tools: at a response's first turn, or
+    /// at a `later` one (read-only tools only; a tool with side effects is the model's choice there).
+    public func threshold(allReadOnly: Bool, later: Bool = false) -> Double? {
+        if later { return allReadOnly ? laterReadOnlyThreshold : nil }
+        return allReadOnly ? readOnlyThreshold : threshold
+    }
 
     /// The share of a call in the probability of a call or the answer, from the candidates for the
     /// token after `{"`: a candidate counts for a key when one of them begins the other ("n",
@@ -85,19 +103,20 @@ public struct ToolDecision: Sendable, Hashable {
 
     /// The first decision for a turn that offers `readOnly` of the tools `offered`, given the
     /// call's share of the probability.
-    public func decide(callProbability: Double, offered: [String], readOnly: [String]) -> Outcome {
+    public func decide(callProbability: Double, offered: [String], readOnly: [String], later: Bool = false) -> Outcome {
         let allReadOnly = !offered.isEmpty && readOnly.count == offered.count
-        if let threshold = threshold(allReadOnly: allReadOnly), callProbability >= threshold { return .call(only: nil) }
-        // Mixed: the read-only tools alone, for a call the model would not make on its own.
-        if !allReadOnly, !readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold, callProbability < 0.5 {
+        if let threshold = threshold(allReadOnly: allReadOnly, later: later), callProbability >= threshold { return .call(only: nil) }
+        // Mixed, at the first turn: the read-only tools alone, for a call the model would not make on its own.
+        if !later, !allReadOnly, !readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold, callProbability < threshold ?? 0.5 {
             return .call(only: readOnly)
         }
         return .modelsChoice
     }
 
     /// Whether any decision could go to a call for these tools (else the probabilities are not asked).
-    public func mayCommit(offered: [String], readOnly: [String]) -> Bool {
+    public func mayCommit(offered: [String], readOnly: [String], later: Bool = false) -> Bool {
         guard !offered.isEmpty else { return false }
+        if later { return readOnly.count == offered.count && laterReadOnlyThreshold != nil }
         return threshold != nil || (readOnlyThreshold != nil && !readOnly.isEmpty)
     }
 }

@@ -342,6 +342,8 @@ struct AgentRunner: Sendable {
         words.companions = words.companions?.filter { name in
             !name.trimmingCharacters(in: .whitespaces).isEmpty && sentence.contains(LandmarkGallery.folded(name))
         }
+        // Dates, likewise, come from words about time (`TripWords.mentionsTime`).
+        if !TripWords.mentionsTime(trimmed) { (words.from, words.to) = (nil, nil) }
         guard let place = words.landmark?.trimmingCharacters(in: .whitespacesAndNewlines), !place.isEmpty else {
             return .failure(TripWords.Question(text: TripWords.placeQuestion))
         }

@@ -42,6 +42,25 @@ public struct TripWords: Generable, Sendable, Equatable {
             """
     }
 
+    /// Whether the words say anything about when: a date (2026-12-05, 12/5, the 5th), a month, a
+    /// weekday, a season or a word like "weekend" or "tomorrow". Without one, dates the model wrote
+    /// were invented: asked for "a 2-day trip to Joshua Tree", the 1.5B model gave the window
+    /// today…the day after tomorrow, and the planner asked back for dates nobody had given.
+    public static func mentionsTime(_ sentence: String) -> Bool {
+        let text = sentence.lowercased()
+        if text.range(of: #"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|\b\d{1,2}(st|nd|rd|th)\b"#, options: .regularExpression) != nil { return true }
+        let words = Set(text.split { !$0.isLetter }.map(String.init))
+        return !words.isDisjoint(with: timeWords)
+    }
+
+    private static let timeWords: Set<String> = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "today", "tomorrow", "tonight", "weekend", "week", "month", "christmas", "easter", "holidays",
+        "spring", "summer", "autumn", "fall", "winter",
+    ]
+
     /// The question to ask back when the words name no place.
     public static let placeQuestion =
         "Where would you like to go? Name a landmark, a park or a town — for example \"Plan a 2-day trip to Kyoto\"."

@@ -162,6 +162,35 @@ import TrailheadModels
         #expect(model.requests[1].messages.contains(.assistant(#"{"name":"lookup","arguments":{"query":"Ana"}}"#)))
     }
 
+    @Test func aChainTheGrammarEndedWhereTheModelWantedAnotherCallIsAskedAgainLonger() async throws {
+        // After its one call the model all but certainly wants another (`},{"`, a list of calls,
+        // which the chain's grammar does not allow): the turn is asked again with two calls at least.
+        let tool = Lookup()
+        let wantsMore = [TokenProbability(token: #"},{""#, probability: 0.995), TokenProbability(token: "}}", probability: 0.005)]
+        let model = RecordingModel(
+            [call(#"{"query":"Ana"}"#), chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#)]), answer("LA and San Diego.")],
+            nextTokenProbabilities: wantsMore)
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.limits.maximumCallsPerTurn = 2
+        let response = try await session.respond(to: "Where do Ana and Ben live?")
+        #expect(response.content == "LA and San Diego.")
+        #expect(tool.calls == [["query": "Ana"], ["query": "Ben"]], "the first, one-call version of the turn did not run")
+        #expect(!model.requests[1].messages.contains(.assistant(call(#"{"query":"Ana"}"#))), "the shorter chain is not read as said")
+        let second = model.requests[1].schema!.json.jsonString
+        #expect(!offersAnswer(model.requests[1]) && second.contains(#""required":["name","arguments","and"]"#), Comment(rawValue: second))
+        let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
+        #expect(turns.map(\.chainContinuation) == [0.995, nil, nil], "two calls is the limit: not asked again")
+
+        // A model that closes its chain is left to it.
+        let closes = [TokenProbability(token: "}}", probability: 0.9), TokenProbability(token: ",", probability: 0.1)]
+        let other = RecordingModel([call(#"{"query":"Ana"}"#), answer("LA.")], nextTokenProbabilities: closes)
+        let single = LanguageModelSession(model: other, tools: [Lookup()])
+        _ = try await single.respond(to: "Where does Ana live?")
+        #expect(other.requests.count == 2)
+        #expect(ToolDecision.chainEnd(#"{"name":"a","arguments":{"x":1},"and":{"name":"b","arguments":{}} } "#, links: 2) == #"{"name":"a","arguments":{"x":1},"and":{"name":"b","arguments":{}"#)
+        #expect(ToolDecision.chainEnd(#"{"name":"a","arguments":{}"#, links: 2) == nil)
+    }
+
     @Test func theWatcherStopsAtTheFirstRepeatedLink() {
         var watcher = ChainSalvage.RepeatWatcher()
         let text = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#), call(#"{"query":"Ana"}"#), call(#"{"query":"Eve"}"#)])

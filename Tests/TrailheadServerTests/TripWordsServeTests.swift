@@ -49,6 +49,23 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertTrue(dates.allSatisfy { $0 >= "2026-12-05" && $0 <= "2026-12-20" }, "the window the words gave: \(dates)")
     }
 
+    func testDatesTheWordsDoNotSayAreNotTaken() throws {
+        // The model wrote a window the sentence never spoke of: the planner's own window instead.
+        let read: GeneratedContent = ["landmark": "Joshua Tree", "days": 2, "from": "2027-03-01", "to": "2027-03-02"]
+        let (status, body, serve) = try ask("Plan a 2-day trip to Joshua Tree", script: [Self.words(read), Self.draft(days: 2)])
+        XCTAssertEqual(status, 200, "\(body)\n\(serve.output)")
+        let request = body["trailhead"]?["request"]
+        XCTAssertEqual(request?["days"]?.intValue, 2)
+        XCTAssertNotEqual(request?["from"]?.stringValue, "2027-03-01", "\(body)")
+        XCTAssertNotEqual(request?["to"]?.stringValue, "2027-03-02", "\(body)")
+        for said in ["in late December", "from 2026-12-19", "on the 5th", "next weekend", "on Friday", "12/20 to 12/24"] {
+            XCTAssertTrue(TripWords.mentionsTime("Two days at Zion " + said), said)
+        }
+        for unsaid in ["Plan a 2-day trip to Joshua Tree", "Take me to the Grand Canyon, one day, with Ben", "Somewhere with beaches, 3 days"] {
+            XCTAssertFalse(TripWords.mentionsTime(unsaid), unsaid)
+        }
+    }
+
     func testWordsWithoutAPlaceGetAQuestionNotAnError() throws {
         let (status, body, serve) = try ask("Plan me a relaxed weekend with Ana", script: [Self.words(["days": 2, "companions": ["Ana"]])])
         XCTAssertEqual(status, 200, "\(body)\n\(serve.output)")

@@ -82,6 +82,8 @@ struct AgentStateMachine: Sendable {
     /// Whether a turn after a tool answered was committed to a call: that happens once in a
     /// response at most, so a model that leans towards calling cannot be held in a chain of lookups.
     private var committedLater = false
+    /// The turn after this many tool turns must make at least this many calls (`askForMoreCalls`).
+    private var moreCalls: (turn: Int, links: Int)?
     /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
     private var committedTools: [String]?
     /// Optional arguments left out of this turn's calls (`PlaceholderArguments`), by call.
@@ -163,6 +165,23 @@ struct AgentStateMachine: Sendable {
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
 
+    /// Whether the turn awaited could be asked again with more calls than `links`: it offers tools,
+    /// one call a turn is not the rule, and the limit leaves room.
+    func mayAskForMoreCalls(than links: Int) -> Bool {
+        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, links < limits.maximumCallsPerTurn else { return false }
+        if case .named = mode.kind, toolTurns == 0 { return false }
+        return !offeredTools.isEmpty
+    }
+
+    /// The turn awaited is asked again, its chain at least `links + 1` calls long and no answer
+    /// offered (`ToolDecision.chainThreshold`).
+    mutating func askForMoreCalls(than links: Int) -> Action {
+        guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to ask again") }
+        committedAt = toolTurns
+        moreCalls = (toolTurns, links + 1)
+        return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
+    }
+
     /// The step schema of a turn, given what is grounded so far. The answer is offered once the
     /// grounding and the mode allow it, and always when no tool is left to call (the model
     /// never lacks a legal move).
@@ -174,7 +193,8 @@ struct AgentStateMachine: Sendable {
         let single = if case .named = mode.kind, toolTurns == 0 { true } else { false }
         return StepSchema(
             tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: remainingArguments(of: $0)) },
-            final: final, maximumCalls: single ? 1 : limits.maximumCallsPerTurn, minimumCalls: single ? 1 : minimumCalls(offered),
+            final: final, maximumCalls: single ? 1 : limits.maximumCallsPerTurn,
+            minimumCalls: single ? 1 : max(minimumCalls(offered), moreCalls?.turn == toolTurns ? moreCalls!.links : 1),
             wrapsFinal: !answersDirectly)
     }
 

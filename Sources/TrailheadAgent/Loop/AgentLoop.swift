@@ -107,12 +107,26 @@ struct AgentLoop: Sendable {
                             reply.finishReason = (reply.finishReason ?? "stop") + "; kept \(links.count) complete call\(links.count == 1 ? "" : "s")"
                         }
                     }
-                    recordTurn(turn, reply, parsed: parsed, decision: decision)
+                    // A chain the grammar ended where the model was all but certain another call
+                    // follows (`ToolDecision.chainThreshold`): the turn is asked again with one link more.
+                    var continuation: Double?
+                    if loop == nil, !salvaged, let threshold = toolDecision.chainThreshold, let parsed, case .call(let calls)? = Step(parsed),
+                        machine.mayAskForMoreCalls(than: calls.count)
+                    {
+                        continuation = await chainContinuation(messages, text: reply.text, links: calls.count)
+                    }
+                    recordTurn(turn, reply, parsed: parsed, decision: decision, continuation: continuation)
                     decision = nil
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
-                    if let loop {
+                    if let continuation, let threshold = toolDecision.chainThreshold, continuation >= threshold, let parsed,
+                        case .call(let calls)? = Step(parsed)
+                    {
+                        // Asked again: the shorter chain is not what the model reads it said.
+                        action = machine.askForMoreCalls(than: calls.count)
+                        continue
+                    } else if let loop {
                         action = machine.modelRepeated(loop)
                     } else {
                         let cutAt = reply.finishReason == "length" ? reply.usage?.completionTokens ?? 0 : nil
@@ -226,8 +240,20 @@ struct AgentLoop: Sendable {
         return ToolDecision.callProbability(candidates, callKey: keys.call, answerKey: keys.final)
     }
 
+    /// The share of another call in the model's probability of continuing or closing a chain of
+    /// `links` calls, at the end of the last one's arguments (`ToolDecision.chainContinuation`).
+    func chainContinuation(_ messages: [HistoryEntry], text: String, links: Int) async -> Double? {
+        guard let prefix = ToolDecision.chainEnd(text, links: links),
+            let candidates = try? await model.nextTokenProbabilities(for: read(messages), continuing: prefix, count: 20)
+        else { return nil }
+        return ToolDecision.chainContinuation(candidates)
+    }
+
     /// Records a model turn in the transcript and the trace.
-    func recordTurn(_ turn: Int, _ reply: ModelResponse, parsed: GeneratedContent?, decision: (callProbability: Double, committed: Bool)? = nil) {
+    func recordTurn(
+        _ turn: Int, _ reply: ModelResponse, parsed: GeneratedContent?, decision: (callProbability: Double, committed: Bool)? = nil,
+        continuation: Double? = nil
+    ) {
         var entry = Transcript.ModelTurn(
             turn: turn, text: reply.text, parsed: parsed, model: reply.modelID, tokensIn: reply.usage?.promptTokens,
             cachedTokensIn: reply.usage?.cachedPromptTokens, tokensOut: reply.usage?.completionTokens, latencyMs: reply.timings.total * 1000,
@@ -235,6 +261,7 @@ struct AgentLoop: Sendable {
             serverDecodeMs: reply.timings.serverGenerationSeconds.map { $0 * 1000 })
         entry.callProbability = decision.map { ($0.callProbability * 1000).rounded() / 1000 }
         entry.committedToCall = decision?.committed
+        entry.chainContinuation = continuation.map { ($0 * 1000).rounded() / 1000 }
         record(.modelTurn(entry))
         guard let trace else { return }
         let end = trace.now()

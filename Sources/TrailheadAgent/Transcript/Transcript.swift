@@ -67,10 +67,14 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         /// The server's own time reading the prompt and decoding (llama.cpp's timings), when it says.
         public var serverPromptMs: Double?
         public var serverDecodeMs: Double?
-        /// At a response's first decision, the share of a call in the model's probability of a call
+        /// At a decision between a call and the answer, the share of a call in the model's probability of a call
         /// or the answer (`ToolDecision`), and whether the session committed this turn to a call.
         public var callProbability: Double?
         public var committedToCall: Bool?
+        /// At the end of the turn's chain of calls, the share of another call in the model's
+        /// probabilities (`ToolDecision.chainThreshold`); at or above the threshold the turn was
+        /// asked again with one call more.
+        public var chainContinuation: Double?
 
         public init(
             turn: Int, text: String, parsed: GeneratedContent?, model: String, tokensIn: Int?, cachedTokensIn: Int? = nil,

@@ -67,6 +67,10 @@ public struct TripPlanner: Sendable {
     /// The usage message for a failure the request itself causes (its window has too few free
     /// days), nil for others.
     public func requestProblem(_ failure: GroundingFailure) -> String? {
+        if failure.tool == "findPointsOfInterest", failure.field != nil, failure.error == nil, failure.found > 0 {
+            // The place has things to do, but fewer than the days asked for need.
+            return "a \(request.days)-day trip needs \(failure.needed) places to visit, and the points-of-interest tool knows \(failure.found) around \(request.landmark)"
+        }
         guard failure.tool == "calendarFreeDays", failure.field == nil else { return nil }
         if let error = failure.error, failure.found == 0 { return "the calendar could not be read: \(error)" }
         return "a \(request.days)-day trip does not fit the free days of \(request.from)…\(request.to): the calendar leaves \(failure.found) free"

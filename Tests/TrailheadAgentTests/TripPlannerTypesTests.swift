@@ -124,6 +124,8 @@ import TrailheadSchema
         let unknown = GroundingFailure(tool: "findPointsOfInterest", error: "unknown landmark 'Zion'", found: 0, needed: 10, values: "/results/*/name",
                                        field: "/days/*/activities/*/place")
         #expect(planner.requestProblem(unknown) == nil, "an unknown landmark is the tool's answer, not a usage error")
+        let few = GroundingFailure(tool: "findPointsOfInterest", found: 6, needed: 10, values: "/results/*/name", field: "/days/*/activities/*/place")
+        #expect(planner.requestProblem(few) == "a 5-day trip needs 10 places to visit, and the points-of-interest tool knows 6 around Zion")
         #expect(planner.grounding.rules.map(\.atLeast) == [10, 5], "a place for each activity, a free day for each day")
     }
 

@@ -25,7 +25,10 @@ import TrailheadModels
         private var storage: [GeneratedContent] = []
         var calls: [GeneratedContent] { lock.withLock { storage } }
 
-        init(additionalProperties: GeneratedContent? = nil, readOnly: Bool = true) {
+        let failsOnEmptyQuery: Bool
+
+        init(additionalProperties: GeneratedContent? = nil, readOnly: Bool = true, failsOnEmptyQuery: Bool = false) {
+            self.failsOnEmptyQuery = failsOnEmptyQuery
             var schema: JSONObject = [
                 "type": "object",
                 "properties": ["query": ["type": "string"], "group": ["type": "string"]],
@@ -39,6 +42,7 @@ import TrailheadModels
         var isReadOnly: Bool { readOnly }
         func call(arguments: GeneratedContent) async throws -> String {
             lock.withLock { storage.append(arguments) }
+            if failsOnEmptyQuery, arguments["query"]?.stringValue == "" { throw CocoaError(.featureUnsupported) }
             return "found \(arguments["query"]?.stringValue ?? "")"
         }
     }
@@ -367,6 +371,16 @@ import TrailheadModels
         let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
         #expect(turns.map(\.committedToCall) == [true, true, nil], "once committed after a call, the probabilities are not asked again")
         #expect(turns.map(\.callProbability) == [0.4, 0.4, nil])
+
+        // A committed later turn whose calls all failed gives its commitment back, once: the
+        // model reads the error and is committed again to mend the call.
+        let mended = RecordingModel(
+            [call(#"{"query":"Kyoto"}"#), call(#"{"query":""}"#), call(#"{"query":"Kyoto museums"}"#), answer("The Kyoto National Museum.")],
+            nextTokenProbabilities: probabilities)
+        let third = LanguageModelSession(model: mended, tools: [Lookup(readOnly: true, failsOnEmptyQuery: true)])
+        third.configuration.toolDecision = .standard
+        _ = try await third.respond(to: "What museums are there in Kyoto?")
+        #expect(mended.requests.map(offersAnswer) == [false, false, false, true])
 
         // Below the later threshold, the model's own choice after the first call.
         let unlikely = [TokenProbability(token: "answer", probability: 0.8), TokenProbability(token: "name", probability: 0.2)]

@@ -79,9 +79,12 @@ struct AgentStateMachine: Sendable {
     /// A decision read from the model's probabilities went to a call (`commitToCall`) at the turn
     /// after this many tool turns: no answer at that turn.
     private var committedAt: Int?
-    /// Whether a turn after a tool answered was committed to a call: that happens once in a
-    /// response at most, so a model that leans towards calling cannot be held in a chain of lookups.
-    private var committedLater = false
+    /// Turns after a tool answered that may still be committed to a call: one in a response, so a
+    /// model that leans towards calling cannot be held in a chain of lookups — and one more, once,
+    /// when every call of the committed turn failed (the model reads the error and may mend the call).
+    private var laterCommitments = 1
+    private var laterCommitmentReturned = false
+    private var laterCommittedAt: Int?
     /// The turn after this many tool turns must make at least this many calls (`askForMoreCalls`).
     private var moreCalls: (turn: Int, links: Int)?
     /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
@@ -146,7 +149,7 @@ struct AgentStateMachine: Sendable {
     /// model and the step schema offers both; `later` once a tool has answered in this response.
     /// `nil` otherwise.
     var decision: (offered: [String], readOnly: [String], later: Bool)? {
-        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns, toolTurns == 0 || !committedLater,
+        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns, toolTurns == 0 || laterCommitments > 0,
             case .allowed = mode.kind
         else { return nil }
         let schema = stepSchema(finalOnly: false)
@@ -160,7 +163,10 @@ struct AgentStateMachine: Sendable {
     mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
         committedAt = toolTurns
-        committedLater = committedLater || toolTurns > 0
+        if toolTurns > 0 {
+            laterCommitments -= 1
+            laterCommittedAt = toolTurns
+        }
         committedTools = only
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
@@ -353,6 +359,10 @@ struct AgentStateMachine: Sendable {
     /// The calls of the current turn finished (in any order).
     mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
+        if laterCommittedAt == toolTurns, !laterCommitmentReturned, !outcomes.isEmpty, outcomes.allSatisfy({ $0.error != nil }) {
+            laterCommitments += 1
+            laterCommitmentReturned = true
+        }
         toolTurns += 1
         for outcome in outcomes { record(outcome) }
         repairs = 0

@@ -54,12 +54,18 @@ enum Fixtures {
         try String(contentsOfFile: itineraries, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// Where this test process's temporary files go; removed when the process exits.
+    static let scratch: URL = {
+        atexit { try? FileManager.default.removeItem(at: Fixtures.scratch) }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-cli-tests-\(getpid())")
+    }()
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryFile(_ text: String, name: String = "file.json") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-cli-\(UUID().uuidString)")
+        let folder = scratch.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try text.write(toFile: url.path, atomically: true, encoding: .utf8)
         return url.path
     }
 }

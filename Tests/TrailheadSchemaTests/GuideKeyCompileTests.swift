@@ -12,7 +12,7 @@ import TrailheadSupport
         let modules = Self.checkout.appendingPathComponent(".build/debug/Modules").path
         #expect(FileManager.default.fileExists(atPath: modules + "/TrailheadSchema.swiftmodule"), "build first: swift build --build-tests")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("guides-\(UUID().uuidString).swift")
-        try source.write(to: file, atomically: true, encoding: .utf8)
+        try source.write(toFile: file.path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         return try ChildProcess.run("swiftc", ["-typecheck", "-swift-version", "6", "-I", modules, file.path], timeLimit: 300)
     }

@@ -18,7 +18,9 @@ final class WebAppBrowserTests: XCTestCase {
         let browser = try Self.browser()
         let python = try OpenAIClientTests.python()
         let folder = try ServeFixtures.folder()
-        let screenshots = folder + "/screenshots"
+        // Kept after the run (the test's other files are not): the last run's screenshots.
+        let screenshots = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-screenshots").path
+        try? FileManager.default.removeItem(atPath: screenshots)
         try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
         let resume = folder + "/resume"
 

@@ -21,7 +21,8 @@ final class ServeProcess {
 
     /// Starts `agent serve --port 0 arguments…` and waits until it says where it listens.
     init(_ arguments: [String], environment: [String: String?] = [:]) throws {
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-serve-\(UUID().uuidString.prefix(8)).log").path
+        log = ServeFixtures.scratch.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log").path
+        try FileManager.default.createDirectory(at: ServeFixtures.scratch, withIntermediateDirectories: true)
         var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
         for (name, value) in environment { changes[name] = value }
         process = try ChildProcess(
@@ -159,8 +160,15 @@ final class Locked<Value>: @unchecked Sendable {
 
 /// Files a test writes: an agents file and a model script.
 enum ServeFixtures {
+    /// Where this test process's folders and server logs go; removed when the process exits (a
+    /// run of the suite left some 80 folders in the temporary directory).
+    static let scratch: URL = {
+        atexit { try? FileManager.default.removeItem(at: ServeFixtures.scratch) }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-server-tests-\(getpid())")
+    }()
+
     static func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-serve-test-\(UUID().uuidString.prefix(8))").path
+        let folder = scratch.appendingPathComponent("test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

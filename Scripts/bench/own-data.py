@@ -92,9 +92,9 @@ def run(agent, plugin, question, instructions, timeout):
                 entries = [json.loads(line) for line in lines if line.strip()]
     calls = [(e["tool"], e.get("arguments"), e.get("dropped")) for e in entries if e.get("kind") == "toolCall"]
     turns = [e for e in entries if e.get("kind") == "modelTurn"]
-    probability = next((t.get("callProbability") for t in turns if t.get("callProbability") is not None), None)
-    # The share of a call at each turn that was decided from the probabilities (the first, and later ones when enabled).
-    later = [t.get("callProbability") for t in turns if t.get("callProbability") is not None][1:]
+    # The share of a call at each turn decided from the probabilities: the first, then later ones.
+    shares = [t["callProbability"] for t in turns if t.get("callProbability") is not None]
+    probability, later = (shares[0] if shares else None), shares[1:]
     answer = ""
     if code == 0:
         try:

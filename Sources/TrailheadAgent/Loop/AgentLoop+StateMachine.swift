@@ -84,8 +84,8 @@ struct AgentStateMachine: Sendable {
     /// when every call of the committed turn failed (the model reads the error and may mend the call).
     private var laterCommitments = 1
     private var laterCommitmentReturned = false
-    private var laterCommittedAt: Int?
-    /// The turn after this many tool turns must make at least this many calls (`askForMoreCalls`).
+    /// The turn after this many tool turns must make at least this many calls, and offers no
+    /// answer (`askForMoreCalls`).
     private var moreCalls: (turn: Int, links: Int)?
     /// The tools that call may be of, when not every tool offered (`ToolDecision.Outcome`).
     private var committedTools: [String]?
@@ -140,7 +140,7 @@ struct AgentStateMachine: Sendable {
     private var modeAllowsAnswer: Bool {
         switch mode.kind {
         case .required, .named: toolTurns > 0
-        case .allowed, .disallowed: committedAt != toolTurns
+        case .allowed, .disallowed: committedAt != toolTurns && moreCalls?.turn != toolTurns
         }
     }
 
@@ -163,10 +163,7 @@ struct AgentStateMachine: Sendable {
     mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
         committedAt = toolTurns
-        if toolTurns > 0 {
-            laterCommitments -= 1
-            laterCommittedAt = toolTurns
-        }
+        if toolTurns > 0 { laterCommitments -= 1 }
         committedTools = only
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
@@ -183,7 +180,6 @@ struct AgentStateMachine: Sendable {
     /// offered (`ToolDecision.chainThreshold`).
     mutating func askForMoreCalls(than links: Int) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to ask again") }
-        committedAt = toolTurns
         moreCalls = (toolTurns, links + 1)
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
@@ -200,7 +196,7 @@ struct AgentStateMachine: Sendable {
         return StepSchema(
             tools: offered.map { StepSchema.ToolBranch(name: $0, arguments: remainingArguments(of: $0)) },
             final: final, maximumCalls: single ? 1 : limits.maximumCallsPerTurn,
-            minimumCalls: single ? 1 : max(minimumCalls(offered), moreCalls?.turn == toolTurns ? moreCalls!.links : 1),
+            minimumCalls: single ? 1 : max(minimumCalls(offered), moreCalls.map { $0.turn == toolTurns ? $0.links : 1 } ?? 1),
             wrapsFinal: !answersDirectly)
     }
 
@@ -359,7 +355,7 @@ struct AgentStateMachine: Sendable {
     /// The calls of the current turn finished (in any order).
     mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
-        if laterCommittedAt == toolTurns, !laterCommitmentReturned, !outcomes.isEmpty, outcomes.allSatisfy({ $0.error != nil }) {
+        if committedAt == toolTurns, toolTurns > 0, !laterCommitmentReturned, !outcomes.isEmpty, outcomes.allSatisfy({ $0.error != nil }) {
             laterCommitments += 1
             laterCommitmentReturned = true
         }

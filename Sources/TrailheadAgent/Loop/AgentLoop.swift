@@ -109,22 +109,21 @@ struct AgentLoop: Sendable {
                     }
                     // A chain the grammar ended where the model was all but certain another call
                     // follows (`ToolDecision.chainThreshold`): the turn is asked again with one link more.
-                    var continuation: Double?
-                    if loop == nil, !salvaged, let threshold = toolDecision.chainThreshold, let parsed, case .call(let calls)? = Step(parsed),
+                    var continuation: Double?, links = 0
+                    if loop == nil, !salvaged, toolDecision.chainThreshold != nil, let parsed, case .call(let calls)? = Step(parsed),
                         machine.mayAskForMoreCalls(than: calls.count)
                     {
-                        continuation = await chainContinuation(messages, text: reply.text, links: calls.count)
+                        links = calls.count
+                        continuation = await chainContinuation(messages, text: reply.text, links: links)
                     }
                     recordTurn(turn, reply, parsed: parsed, decision: decision, continuation: continuation)
                     decision = nil
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage)
                     run.modelID = reply.modelID
-                    if let continuation, let threshold = toolDecision.chainThreshold, continuation >= threshold, let parsed,
-                        case .call(let calls)? = Step(parsed)
-                    {
+                    if toolDecision.continuesChain(continuation) {
                         // Asked again: the shorter chain is not what the model reads it said.
-                        action = machine.askForMoreCalls(than: calls.count)
+                        action = machine.askForMoreCalls(than: links)
                         continue
                     } else if let loop {
                         action = machine.modelRepeated(loop)

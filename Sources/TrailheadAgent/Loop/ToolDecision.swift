@@ -139,6 +139,12 @@ public struct ToolDecision: Sendable, Hashable {
         return more / (more + close)
     }
 
+    /// Whether a chain whose end had this share of another call is asked again one call longer.
+    public func continuesChain(_ continuation: Double?) -> Bool {
+        guard let continuation, let chainThreshold else { return false }
+        return continuation >= chainThreshold
+    }
+
     /// What the first decision comes to.
     public enum Outcome: Sendable, Equatable {
         /// The step schema is left as it is: the model chooses.

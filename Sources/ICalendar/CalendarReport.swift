@@ -48,6 +48,9 @@ public enum CalendarReport {
 
     public struct BusyDay: Generable, Sendable, Equatable {
         public var date: String
+        /// What makes the day busy, each as "summary, time, place" ("Team sync, 14:00–15:00, Room
+        /// 4B"): a question about a busy day (where is the meeting, when does it start) is answered
+        /// from this one call.
         public var events: [String]
     }
 
@@ -78,7 +81,22 @@ public enum CalendarReport {
     public static func freeDays(_ availability: DayAvailability, zone: CalendarZone, notes: [String] = []) -> FreeDays {
         FreeDays(
             timeZone: zone.identifier, freeDays: availability.freeDays.map(\.description),
-            busyDays: availability.busyDays.map { BusyDay(date: $0.date.description, events: $0.events) }, warnings: warnings(notes))
+            busyDays: availability.busyDays.map { day in
+                BusyDay(date: day.date.description, events: DayAvailability.listed(day.occupiedBy.map { described($0, on: day.date) }))
+            },
+            warnings: warnings(notes))
+    }
+
+    /// "Team sync, 14:00–15:00, Room 4B"; "Cloud Summit, all day"; a time on another day than
+    /// `day` keeps its date ("Release deploy window, 2026-12-17T23:00–01:00").
+    static func described(_ event: CalendarEvent, on day: LocalDate) -> String {
+        func time(_ local: String) -> String {
+            let parts = local.split(separator: "T", maxSplits: 1)
+            return parts.count == 2 && parts[0] == day.description ? String(parts[1]) : local
+        }
+        let when = event.allDay ? "all day" : "\(time(event.start))–\(time(event.end))"
+        let place = event.location.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        return [event.summary, when, place].filter { !$0.isEmpty }.joined(separator: ", ")
     }
 
     public static func added(_ written: [EventWriter.Written], file: String, zone: CalendarZone) -> Added {

@@ -69,6 +69,17 @@ final class SampleCalendarTests: XCTestCase {
         )
     }
 
+    func testFreeDaysReportSaysWhenAndWhereEachBusyDayIsTaken() throws {
+        let (calendar, zone) = try sample()
+        let range = try DateRange(start: "2026-12-15", end: "2026-12-18")
+        let report = CalendarReport.freeDays(DayAvailability(range: range, events: calendar.events(in: range, zone: zone)), zone: zone)
+        let busy = Dictionary(uniqueKeysWithValues: report.busyDays.map { ($0.date, $0.events) })
+        XCTAssertEqual(busy["2026-12-15"], ["Cloud Summit, all day, Moscone Center, San Francisco"])
+        XCTAssertEqual(busy["2026-12-17"]?.contains("Team sync, 14:00–15:00, Room 4B"), true, "\(busy["2026-12-17"] ?? [])")
+        // The deploy window starts the evening before: its start keeps its date.
+        XCTAssertEqual(busy["2026-12-18"]?.first?.hasPrefix("Release deploy window, 2026-12-17T23:00–01:00"), true, "\(busy["2026-12-18"] ?? [])")
+    }
+
     func testReadingInAnotherZoneMovesTheEvents() throws {
         let (calendar, _) = try sample()
         let berlin = try XCTUnwrap(CalendarZone(identifier: "Europe/Berlin"))

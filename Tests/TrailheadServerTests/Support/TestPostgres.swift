@@ -13,12 +13,15 @@ final class TestPostgres {
     var url: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
     private var data: String { folder + "/data" }
     private let asRoot = getuid() == 0
+    /// Addresses it listens on besides 127.0.0.1 (a network namespace's link); clients in their /24 are trusted.
+    private let otherAddresses: [String]
 
     struct SetupError: Error, CustomStringConvertible {
         var description: String
     }
 
-    init() throws {
+    init(alsoListeningOn otherAddresses: [String] = []) throws {
+        self.otherAddresses = otherAddresses
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
             throw SetupError(description: "no \(Self.binaries)/initdb: run `make setup` (Scripts/setup-system.sh installs postgresql-15)")
         }
@@ -37,6 +40,13 @@ final class TestPostgres {
             }
         }
         try run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+        if !otherAddresses.isEmpty {
+            let rules = otherAddresses.map { "host all all \($0)/24 trust\n" }.joined()
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data + "/pg_hba.conf"))
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(rules.utf8))
+        }
         try start()
     }
 
@@ -47,7 +57,7 @@ final class TestPostgres {
 
     func start() throws {
         try run("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", folder + "/log", "-o",
-                           "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off"])
+                           "-p \(port) -k \(folder) -c listen_addresses=\((["127.0.0.1"] + otherAddresses).joined(separator: ",")) -c fsync=off"])
     }
 
     func stop() throws { try run("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w"]) }

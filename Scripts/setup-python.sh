@@ -15,11 +15,24 @@ selenium="selenium==4.27.1 --hash=sha256:b89b1f62b5cfe8025868556fe82360d6b649d46
 bfcl="bfcl-eval==2026.3.23 --hash=sha256:3bb6dfa5f0c68ad403c9ec50b00db2bb3b4cc9b38ab1ff33f48fe30d853d3a0a"
 stamp="$VENV/.trailhead-requirements"
 pins="$want $selenium $bfcl"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pins" ]; then exit 0; fi
-[ -x "$PY" ] || { log "creating $VENV"; python3 -m venv "$VENV"; }
-log "installing $want"
-"$PY" -m pip install --quiet $want
-requirements="$VENV/.pinned-wheels.txt"
-printf '%s\n%s\n' "$selenium" "$bfcl" > "$requirements"
-"$PY" -m pip install --quiet --no-deps --require-hashes -r "$requirements"
-echo "$pins" > "$stamp"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$pins" ]; then
+  [ -x "$PY" ] || { log "creating $VENV"; python3 -m venv "$VENV"; }
+  log "installing $want"
+  "$PY" -m pip install --quiet $want
+  requirements="$VENV/.pinned-wheels.txt"
+  printf '%s\n%s\n' "$selenium" "$bfcl" > "$requirements"
+  "$PY" -m pip install --quiet --no-deps --require-hashes -r "$requirements"
+  echo "$pins" > "$stamp"
+fi
+
+# Arize Phoenix, the OpenTelemetry receiver (and trace viewer) the telemetry test exports to: in a
+# venv of its own, since its many dependencies (a web server, a database layer, data frames) would
+# move the pins above.
+PHOENIX_VENV="$TRAILHEAD_CACHE/phoenix-venv"
+phoenix="arize-phoenix==20.26.1"
+if [ ! -f "$PHOENIX_VENV/.trailhead-requirements" ] || [ "$(cat "$PHOENIX_VENV/.trailhead-requirements")" != "$phoenix" ]; then
+  [ -x "$PHOENIX_VENV/bin/python" ] || { log "creating $PHOENIX_VENV"; python3 -m venv "$PHOENIX_VENV"; }
+  log "installing $phoenix"
+  "$PHOENIX_VENV/bin/python" -m pip install --quiet "$phoenix"
+  echo "$phoenix" > "$PHOENIX_VENV/.trailhead-requirements"
+fi

@@ -135,7 +135,7 @@ struct AgentRunner: Sendable {
         // A background run replays its recorded model turns: a scripted model resumes after them.
         let base = models.model(continuing: checkpoints.map { Self.transcript(transcript, plusTurns: $0.recordedModelTurns) } ?? transcript)
         let model: any LanguageModel = checkpoints.map { CheckpointedModel(base: base, checkpoints: $0) } ?? base
-        let hooks = SessionHooks(recorder: recorder, checkpoints: checkpoints)
+        let hooks = SessionHooks(recorder: recorder, checkpoints: checkpoints, agent: name, session: session)
         var generation = options
         if generation.temperature == nil { generation.temperature = agent.options.temperature }
         if generation.seed == nil { generation.seed = agent.options.seed }
@@ -216,13 +216,20 @@ struct AgentRunner: Sendable {
         var recorder: SessionRecorder
         /// A background run's checkpoints: its calls go through them, and approvals are theirs.
         var checkpoints: RunCheckpoints?
+        /// What the response's `invoke_agent` span names (`gen_ai.agent.name`, `gen_ai.conversation.id`).
+        var agent: String
+        var session: String
     }
 
     private func configure(_ session: LanguageModelSession, hooks: SessionHooks, onEvent: @escaping @Sendable (SessionEvent) -> Void) {
         var configuration = session.configuration
         configuration.recorder = hooks.recorder
         configuration.onEvent = onEvent
+        configuration.telemetry?.attributes["gen_ai.agent.name"] = .string(hooks.agent)
+        configuration.telemetry?.attributes["gen_ai.conversation.id"] = .string(hooks.session)
         if let checkpoints = hooks.checkpoints {
+            configuration.telemetry?.attributes["trailhead.run.id"] = .string(checkpoints.claim.run.id)
+            configuration.telemetry?.attributes["trailhead.run.lease"] = .int(checkpoints.claim.token)
             configuration.aroundToolCall = checkpoints.aroundToolCall
             configuration.approve = { _ in true }  // the hook ran only calls a person approved
         }

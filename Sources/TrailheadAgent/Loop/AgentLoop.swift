@@ -12,6 +12,8 @@ struct AgentLoop: Sendable {
     var tools: any ToolRunner
     var record: @Sendable (Transcript.Entry) -> Void
     var trace: Trace?
+    /// Where the response's `chat` and `execute_tool` spans go (under its `invoke_agent` span).
+    var telemetry: Telemetry?
     /// Events for people (progress) and for streaming (text as it arrives).
     var observe: @Sendable (SessionEvent) -> Void
     /// What the model reads of a tool's result (the transcript keeps it whole). Every token fed
@@ -224,7 +226,10 @@ struct AgentLoop: Sendable {
                         finishReason: "repetition")
                     return (stopped, loop)
                 }
-            case .completed(let response): return (response, nil)
+            case .completed(var response):
+                // The turn as the loop waited for it (a backend may time only its own part of it).
+                response.timings.total = max(response.timings.total, monotonicSeconds() - started)
+                return (response, nil)
             }
         }
         try Task.checkCancellation()
@@ -262,6 +267,7 @@ struct AgentLoop: Sendable {
         entry.committedToCall = decision?.committed
         entry.chainContinuation = continuation.map { ($0 * 1000).rounded() / 1000 }
         record(.modelTurn(entry))
+        telemetry?.recordTurn(reply)
         guard let trace else { return }
         let end = trace.now()
         trace.span("inference \(turn)", category: "model", track: "model", start: end - reply.timings.total * 1_000_000, end: end,
@@ -314,6 +320,7 @@ struct AgentLoop: Sendable {
         let start = Date()
         let traceStart = trace?.now() ?? 0
         let run = await tools.run(call)
+        telemetry?.recordToolCall(call.tool, id: id, from: start, to: Date(), error: run.error)
         let latency = Date().timeIntervalSince(start) * 1000
         record(.toolOutput(.init(id: id, tool: call.tool, result: run.result, error: run.error, latencyMs: latency)))
         trace?.span(call.tool, category: "tool", track: "tools", start: traceStart, end: trace?.now() ?? 0,

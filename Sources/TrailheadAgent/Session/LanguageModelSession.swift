@@ -56,6 +56,11 @@ public final class LanguageModelSession: Sendable {
         public var recorder: SessionRecorder?
         /// Also write model and tool spans to this Chrome trace.
         public var trace: Trace?
+        /// Also export each response's spans over OTLP (OpenTelemetry's GenAI conventions:
+        /// `invoke_agent`, `chat`, `execute_tool`); `Telemetry.fromEnvironment()` reads the
+        /// standard `OTEL_EXPORTER_OTLP_…` variables, and is the default: with an endpoint in the
+        /// environment every session exports, as OpenTelemetry's SDKs do.
+        public var telemetry: Telemetry? = Telemetry.fromEnvironment()
         /// Progress and streamed text, as they happen.
         public var onEvent: (@Sendable (SessionEvent) -> Void)?
         /// Asked before each call of a tool that needs approval (`Tool.needsApproval`); the
@@ -266,13 +271,15 @@ public final class LanguageModelSession: Sendable {
 
         let search = searchTool(configuration)
         let runnable = search.map { tools.merging([($0.name, $0)], uniquingKeysWith: { a, _ in a }) } ?? tools
-        let loop = AgentLoop(
+        var loop = AgentLoop(
             model: model, options: options, tools: SessionToolRunner(tools: runnable, approve: configuration.approve, around: configuration.aroundToolCall), record: { self.record($0) },
             trace: configuration.trace, observe: events, summarize: configuration.summarizeToolOutput,
             nextCallID: { self.nextCallID() }, maximumTextTokens: configuration.maximumTextTokens,
             stopsAfterToolCalls: configuration.stopsAfterToolCalls, historyTransform: configuration.historyTransform ?? .identity,
             response: state.withLock { ($0.conversation.last?.response ?? 0) + 1 }, searchTool: search?.name,
             toolDecision: configuration.toolDecision)
+        let responseSpan = configuration.telemetry?.startResponse(model: model.id, tools: toolNames)
+        if let telemetry = configuration.telemetry, let responseSpan { loop.telemetry = telemetry.under(responseSpan) }
         var stateMachine = machine
         var prefetch = prefetch
         if let search, configuration.toolSearch.searchesPrompt {
@@ -296,6 +303,7 @@ public final class LanguageModelSession: Sendable {
         } else {
             run = await loop.run(conversation, machine: stateMachine)
         }
+        responseSpan?.finish(run)
         switch run.outcome {
         case .finished(let content, let turns):
             state.withLock { $0.conversation = conversation + run.messages }

@@ -1,3 +1,5 @@
+import TrailheadAgent
+
 /// `agent`: the root of the command line. Add a top-level command by listing it in `subcommands`.
 public struct AgentCommand: Command {
     /// What `agent --version` prints after the name.
@@ -18,9 +20,13 @@ public struct AgentCommand: Command {
 
     public init() {}
 
-    /// Runs `agent` with the process's command line and returns its exit status.
+    /// Runs `agent` with the process's command line and returns its exit status, once the spans
+    /// of its sessions reached the OTLP endpoint (when `OTEL_EXPORTER_OTLP_ENDPOINT` names one;
+    /// at most 5 s more).
     public static func main(_ commandLine: [String]) -> Int32 {
-        main(commandLine, version: version)
+        let status = main(commandLine, version: version)
+        Telemetry.fromEnvironment()?.exporter.flush(timeout: 5)
+        return status
     }
 
     /// The same with an explicit context (tests run commands in-process through it).

@@ -6,6 +6,9 @@
 # that often and started again. Prints runs completed, tool calls started more than once, p50/p99
 # from queued to in_progress, and runs per second. Run it from the project folder after
 # `make plugins` (the calendar plugin).
+# REPLICAS=N (environment, default 1): N `agent serve --no-worker` replicas behind HAProxy (round
+# robin, health checks), the runs queued and polled through it; WORKERS then counts `agent worker`
+# processes only.
 set -euo pipefail
 agent="$1"; runs="${2:-100}"; workers="${3:-1}"; kill_every="${4:-0}"; delay="${5:-0}"
 bin=/usr/lib/postgresql/15/bin
@@ -13,7 +16,7 @@ dir=$(mktemp -d /tmp/trailhead-bg-bench-XXXXXX); chmod 755 "$dir"
 as_pg() { if [ "$(id -u)" = 0 ]; then chown -R postgres "$dir/pg" 2>/dev/null || true; runuser -u postgres -- "$@"; else "$@"; fi; }
 mkdir -p "$dir/pg"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; as_pg "$bin/pg_ctl" stop -D "$dir/pg/data" -m immediate >/dev/null 2>&1 || true; rm -rf "$dir"; }
+cleanup() { for p in "${pids[@]}" $(cat "$dir/serve-pids" 2>/dev/null); do kill "$p" 2>/dev/null || true; done; as_pg "$bin/pg_ctl" stop -D "$dir/pg/data" -m immediate >/dev/null 2>&1 || true; rm -rf "$dir"; }
 trap cleanup EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 as_pg "$bin/initdb" -D "$dir/pg/data" -U postgres --auth=trust --no-sync -E UTF8 --locale=C >/dev/null
@@ -30,12 +33,32 @@ delay = float(sys.argv[2])
 open(sys.argv[1], "w").write("".join(json.dumps({"text": t, "delayMs": delay}) + "\n" for t in (call, final)))
 PY
 common=(--agents "$dir/agents.json" --model "scripted:$dir/script.jsonl" --store "$url")
-"$agent" serve --port 0 "${common[@]}" > "$dir/serve.log" 2>&1 & pids+=($!)
-for _ in $(seq 100); do grep -qo '127.0.0.1:[0-9]*/v1' "$dir/serve.log" && break; sleep 0.2; done
-api=$(grep -o 'http://127.0.0.1:[0-9]*/v1' "$dir/serve.log" | head -1)
+replicas="${REPLICAS:-1}"
 export TRAILHEAD_WORKER_LEASE_SECONDS=3
+serve_api() {  # serve_api LOG [OPTIONS…]: starts a replica, prints its API address
+  local log="$1"; shift
+  "$agent" serve --port 0 "${common[@]}" "$@" > "$log" 2>&1 & echo $! >> "$dir/serve-pids"  # a subshell: pids+= would be lost
+  for _ in $(seq 100); do grep -qo '127.0.0.1:[0-9]*/v1' "$log" && break; sleep 0.2; done
+  grep -o 'http://127.0.0.1:[0-9]*/v1' "$log" | head -1
+}
+if [ "$replicas" -gt 1 ]; then
+  servers=""
+  for r in $(seq "$replicas"); do
+    address=$(serve_api "$dir/serve-$r.log" --no-worker | sed 's|http://||; s|/v1||')
+    servers+="    server r$r $address check"$'\n'
+  done
+  lb=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  printf 'global\n    maxconn 1024\ndefaults\n    mode http\n    timeout connect 2s\n    timeout client 120s\n    timeout server 120s\n    option redispatch\n    retries 3\nfrontend api\n    bind 127.0.0.1:%s\n    default_backend replicas\nbackend replicas\n    balance roundrobin\n    option httpchk GET /health\n    default-server inter 500ms fall 2 rise 1\n%s' "$lb" "$servers" > "$dir/haproxy.cfg"
+  haproxy -db -f "$dir/haproxy.cfg" > "$dir/haproxy.log" 2>&1 & pids+=($!)
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$lb/health" >/dev/null && break; sleep 0.1; done
+  api="http://127.0.0.1:$lb/v1"
+  first_worker=1
+else
+  api=$(serve_api "$dir/serve.log")
+  first_worker=2
+fi
 worker_pids=()
-for n in $(seq 2 "$workers"); do "$agent" worker --concurrency 4 "${common[@]}" >> "$dir/worker-$n.log" 2>&1 & worker_pids+=($!); pids+=($!); done
+for n in $(seq "$first_worker" "$workers"); do "$agent" worker --concurrency 4 "${common[@]}" >> "$dir/worker-$n.log" 2>&1 & worker_pids+=($!); pids+=($!); done
 kills=0
 if [ "$kill_every" != 0 ] && [ "${#worker_pids[@]}" -gt 0 ]; then
   ( i=0; while sleep "$kill_every"; do
@@ -66,4 +89,5 @@ echo "runs taken over from a killed worker: $(psql "SELECT count(*) FROM (SELECT
 echo "queued -> in_progress ms p50/p99: $(psql "SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)) * 1000) || ' / ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)) * 1000) FROM trailhead_runs")"
 echo "runs per second (first queued to last ended): $(psql "SELECT round(count(*) / extract(epoch FROM max(updated_at) - min(created_at))::numeric, 1) FROM trailhead_runs")"
 [ -n "${killer:-}" ] && kill "$killer" 2>/dev/null; [ -f "$dir/restarted" ] && while read -r p; do kill "$p" 2>/dev/null || true; done < "$dir/restarted"
-echo "workers: 1 in agent serve + $((workers - 1)) agent worker --concurrency 4; workers killed: $(cat "$dir/kills" 2>/dev/null | wc -l); model turn delay ${delay} ms; lease 3 s"
+if [ "$replicas" -gt 1 ]; then front="$replicas agent serve --no-worker behind HAProxy, $workers agent worker --concurrency 4"; else front="1 in agent serve + $((workers - 1)) agent worker --concurrency 4"; fi
+echo "workers: $front; workers killed: $(cat "$dir/kills" 2>/dev/null | wc -l); model turn delay ${delay} ms; lease 3 s"

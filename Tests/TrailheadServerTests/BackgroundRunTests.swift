@@ -104,6 +104,43 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(try serve.post("/responses/\(waiting)/approve", ["call_id": "call_x_0"]).status, 409)
     }
 
+    func testCancellingARunWhileItsToolHangsEndsItBeforeTheToolsTimeout() async throws {
+        let postgres = try TestPostgres()
+        let folder = try ServeFixtures.folder()
+        // The fixture plugin's `hang` never returns; its manifest gives a call 10 s.
+        let agent = try ServeProcess.agent()
+        let plugins = folder + "/plugins", manifests = folder + "/manifests"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
+        let library = URL(fileURLWithPath: agent).deletingLastPathComponent().appendingPathComponent("libFixtureTool.so").path
+        try FileManager.default.copyItem(atPath: library, toPath: plugins + "/libFixtureTool.so")
+        let registered = try ChildProcess.run(agent, ["tools", "register", plugins + "/libFixtureTool.so", "--plugins", plugins, "--manifests", manifests], timeLimit: 60)
+        XCTAssertEqual(registered.status, 0, registered.stderr)
+        try ServeFixtures.write("""
+            {"agents": [{"name": "stuck", "instructions": "You wait.", "tools": ["hang"], "maxTurns": 3}]}
+            """, to: folder + "/agents.json")
+        let call = GeneratedContent.object(["text": .string(LanguageModelSession.stepText(calling: "hang", arguments: [:]))]).jsonString
+        try ServeFixtures.write([call, ServeFixtures.final("Done.")].joined(separator: "\n"), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url, "--plugins", plugins, "--manifests", manifests],
+            environment: Self.environment)
+
+        let id = try XCTUnwrap(try serve.post("/responses", ["model": "stuck", "input": "Wait for me", "background": true]).body["id"]?.stringValue)
+        try await Self.waitUntil("the call of hang started") {
+            try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key LIKE 'started:%'") == "1"
+        }
+        let asked = monotonicSeconds()
+        XCTAssertEqual(try serve.post("/responses/\(id)/cancel", [:]).status, 200)
+        let cancelled = try await Self.waitForStatus(serve, id, ["cancelled", "failed", "completed"], timeout: 30)
+        XCTAssertEqual(cancelled["status"]?.stringValue, "cancelled", "\(cancelled)")
+        XCTAssertLessThan(monotonicSeconds() - asked, 10, "the hanging call was stopped, not waited for until its timeout")
+        let events = try await Self.events(serve, id, after: nil)
+        XCTAssertEqual(events.last?["type"]?.stringValue, "response.cancelled")
+        // The call's record says it was cancelled (a resumed run would not run it again as if new).
+        let outcome = try postgres.query("SELECT outcome->>'error' FROM trailhead_run_steps WHERE run = '\(id)' AND key LIKE 'call_%'")
+        XCTAssertEqual(outcome, "the call of tool 'hang' was cancelled")
+    }
+
     func testAnApprovalWaitsAcrossARestartOfEveryProcessAndTheToolRunsOnce() async throws {
         let postgres = try TestPostgres()
         let folder = try ServeFixtures.folder()

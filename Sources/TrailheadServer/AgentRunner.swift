@@ -291,11 +291,11 @@ struct AgentRunner: Sendable {
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
         configure(session, hooks: hooks, onEvent: onEvent)
         let stream = planner.plan(with: session, options: options)
-        var facts: PlanEvaluation.ToolFacts?
+        var facts: ToolFacts?
         let response: LanguageModelSession.Response<TripPlanner.Draft>
         do {
             for try await snapshot in stream {
-                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                if facts == nil { facts = ToolFacts(transcript: session.transcript.entries) }
                 progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
             }
             response = try await stream.collect()
@@ -306,7 +306,7 @@ struct AgentRunner: Sendable {
             guard fromWords else { throw Failure.badRequest(problem) }
             return (.string(TripWords.Question.cannotPlan(problem).text), 1, Usage(), model.id, [], request.content)
         }
-        let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+        let known = ToolFacts(transcript: session.transcript.entries)
         return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries,
                 request.content)
     }

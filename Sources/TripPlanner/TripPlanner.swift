@@ -207,9 +207,15 @@ public struct TripPlanner: Sendable {
         let free = window.filter(Set(freeDays).contains)
         for start in free.indices {
             let stretch = free[start...].prefix(request.days)
-            if stretch.count == request.days, PlanEvaluation.isConsecutive(Array(stretch)) { return Array(stretch) }
+            if stretch.count == request.days, Self.isConsecutive(Array(stretch)) { return Array(stretch) }
         }
         return Array(free.prefix(request.days))
+    }
+
+    /// Whether `dates` (YYYY-MM-DD, in order) follow one another day by day.
+    public static func isConsecutive(_ dates: [String]) -> Bool {
+        let days = dates.compactMap { ItineraryFormat.parseDay($0) }
+        return zip(days, days.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 86_400 }
     }
 
     /// What the model reads of each tool's result: the facts it plans with, not the rest.
@@ -260,10 +266,10 @@ public struct TripPlanner: Sendable {
     /// The itinerary: the model's draft (a snapshot still being written, or whole) with what the
     /// planner decides filled in from the request and the tools' results in `transcript`.
     public func itinerary(from draft: Partial<Draft>, transcript: [Transcript.Entry]) -> Partial<Itinerary> {
-        itinerary(from: draft, facts: PlanEvaluation.ToolFacts(transcript: transcript))
+        itinerary(from: draft, facts: ToolFacts(transcript: transcript))
     }
 
-    public func itinerary(from draft: Partial<Draft>, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
+    public func itinerary(from draft: Partial<Draft>, facts: ToolFacts) -> Partial<Itinerary> {
         let dates = tripDays(freeDays: facts.freeDays)
         var itinerary = Partial<Itinerary>()
         itinerary.title = draft.title
@@ -290,14 +296,14 @@ public struct TripPlanner: Sendable {
         }
         itinerary.lodging = facts.lodging.first
         if !request.companions.isEmpty {
-            let found = (facts.contacts ?? []).filter { name in request.companions.contains { PlanEvaluation.names(name, $0) } }
+            let found = (facts.contacts ?? []).filter(request.namesCompanion)
             itinerary.companions = Self.unique(found)
         }
         return itinerary
     }
 
     /// The itinerary of a whole draft (see `itinerary(from:facts:)`).
-    public func itinerary(from draft: Draft, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
+    public func itinerary(from draft: Draft, facts: ToolFacts) -> Partial<Itinerary> {
         itinerary(from: Partial((try? draft.generatedContent()) ?? [:]), facts: facts)
     }
 

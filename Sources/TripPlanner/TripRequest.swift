@@ -43,6 +43,13 @@ public struct TripRequest: Sendable, Codable, Equatable {
         return nil
     }
 
+    /// True when `contact` (a contact's full name) is one of the companions the request names
+    /// ("Ana" names "Ana Lima").
+    public func namesCompanion(_ contact: String) -> Bool {
+        let words = Set(contact.lowercased().split(separator: " "))
+        return companions.contains { asked in asked.lowercased().split(separator: " ").allSatisfy { words.contains($0) } }
+    }
+
     /// Every day of the window, in order.
     public var window: [String] {
         guard let first = ItineraryFormat.parseDay(from), let last = ItineraryFormat.parseDay(to), first <= last else { return [from] }

@@ -9,8 +9,8 @@ import TrailheadSchema
 @Suite struct PlanEvaluationTests {
     let request = TripRequest(landmark: "Yellowstone National Park", days: 1, from: "2026-12-01", to: "2026-12-31")
 
-    var facts: PlanEvaluation.ToolFacts {
-        var facts = PlanEvaluation.ToolFacts()
+    var facts: ToolFacts {
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: [
             "landmark": ["name": "Yellowstone National Park", "latitude": 44.4, "longitude": -110.6],
             "results": [

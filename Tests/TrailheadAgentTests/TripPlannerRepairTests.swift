@@ -92,7 +92,7 @@ import TrailheadModels
         #expect(!read.contains("Grand Canyon National Park"), "the model never reads it as a choice: \(read)")
         #expect(read.contains("Mather Point"))
 
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: found)
         #expect(facts.destinations == ["Grand Canyon National Park"])
         let itinerary: Partial<Itinerary> = Partial([

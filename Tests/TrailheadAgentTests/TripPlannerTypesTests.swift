@@ -45,8 +45,8 @@ import TrailheadSchema
         #expect(Itinerary.generationSchema.json == handWritten.json)
     }
 
-    var facts: PlanEvaluation.ToolFacts {
-        var facts = PlanEvaluation.ToolFacts()
+    var facts: ToolFacts {
+        var facts = ToolFacts()
         facts.add(tool: "calendarFreeDays", result: ["timeZone": "UTC", "freeDays": ["2026-12-02", "2026-12-05", "2026-12-06", "2026-12-07"], "busyDays": []])
         facts.add(tool: "findPointsOfInterest", result: [
             "landmark": ["name": "Joshua Tree", "latitude": 34, "longitude": -116],
@@ -144,7 +144,7 @@ import TrailheadSchema
         let planner = TripPlanner(request: request)
         #expect(planner.summarize(tool: "findPointsOfInterest", result: around) == ["results": [["name": "Keys View", "category": "viewpoint"]]],
                 "the model reads only things to do")
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: around)
         let draft = TripPlanner.Draft(
             title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.", days: [.init(activities: [.init(place: "Keys View")])])
@@ -153,7 +153,7 @@ import TrailheadSchema
     }
 
     @Test func aCampgroundIsWhereTheTravellersStay() {
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: ["results": [
             ["name": "Keys View", "category": "viewpoint"], ["name": "Jumbo Rocks Campground", "category": "campground"],
         ]])

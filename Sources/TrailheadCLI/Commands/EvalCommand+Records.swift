@@ -54,8 +54,8 @@ extension EvalCommand {
         }
 
         /// What the recorded tools returned.
-        var facts: PlanEvaluation.ToolFacts {
-            var facts = PlanEvaluation.ToolFacts()
+        var facts: ToolFacts {
+            var facts = ToolFacts()
             for output in toolOutputs ?? [] {
                 if let result = output.result { facts.add(tool: output.tool, result: result) }
             }

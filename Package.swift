@@ -67,11 +67,15 @@ let package = Package(
         // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
         .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
 
+        // `agent eval`'s grading, apart from the product: a plan's checks against its request and the
+        // tools' results (Plans/), and the Berkeley Function Calling Leaderboard run (BFCL/).
+        .target(name: "TrailheadEvaluation", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"]),
+
         // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
         .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema", "TrailheadSupport"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex", "TrailheadServer"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "TrailheadEvaluation", "GeoIndex", "TrailheadServer"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
         .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex", "VCard", "ICalendar", "TrailheadServer"]),
@@ -91,6 +95,7 @@ let package = Package(
                     exclude: ["Clients", "Browser"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
+        .testTarget(name: "TrailheadEvaluationTests", dependencies: ["TrailheadEvaluation", "TripPlanner", "TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),

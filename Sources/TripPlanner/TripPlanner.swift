@@ -150,9 +150,6 @@ public struct TripPlanner: Sendable {
     /// wrote 11 to 19 words on the bench trips).
     public static let titleWords = 2...10, textWords = 4...24
 
-    /// The notes' bound `agent eval` checks a peer's notes against.
-    public static let noteWords = 3...16
-
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.
     public var draftSchema: GenerationSchema {

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadAgent
 import TrailheadSchema
+import TripPlanner
 
 /// Whether a plan is a good answer to its request: the checks of `agent eval`, from the
 /// itinerary and what the tools returned (a transcript's tool outputs). Used for Trailhead's own
@@ -16,13 +17,16 @@ public struct PlanEvaluation: Sendable {
     public var checks: [Check]
     public var passed: Bool { checks.allSatisfy(\.passed) }
 
+    /// The bound in words a peer's notes are checked against (Trailhead's plans write none).
+    public static let noteWords = 3...16
+
     /// The checks of `itinerary` (whole or not: a peer's plan may lack members) against `request`,
     /// given the tools' facts; `plugins` are the enabled plugins (a plan that never asked an enabled
     /// calendar or points-of-interest tool fails the checks they ground); `noteWords` is the notes'
     /// bound in words.
     public init(
         itinerary: Partial<Itinerary>, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
-        noteWords: Int = TripPlanner.noteWords.upperBound
+        noteWords: Int = PlanEvaluation.noteWords.upperBound
     ) {
         var facts = given
         if plugins.contains("calendar"), facts.freeDays == nil { facts.freeDays = [] }

@@ -405,9 +405,8 @@ struct AgentRunner: Sendable {
     static func chosenTools(_ prompt: String) throws(Failure) -> [String]? {
         guard let content = try? GeneratedContent(json: prompt), let list = content["tools"]?.arrayValue else { return nil }
         let names = list.compactMap(\.stringValue)
-        let known = ["poi", "calendar", "contacts"]
-        if let unknown = names.first(where: { !known.contains($0) }) {
-            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(known.joined(separator: ", ")))")
+        if let unknown = names.first(where: { !TripPlanner.plugins.contains($0) }) {
+            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(TripPlanner.plugins.joined(separator: ", ")))")
         }
         return Array(Set(names + ["poi"])).sorted()
     }

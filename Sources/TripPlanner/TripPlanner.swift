@@ -29,6 +29,10 @@ public struct TripPlanner: Sendable {
         self.activitiesPerDay = activitiesPerDay
     }
 
+    /// The planner's plugins, the bundled ones whose tools it knows: what `agent plan`, `agent eval`
+    /// and `agent serve` plan with unless told otherwise, and all a JSON trip request may choose from.
+    public static let plugins = ["poi", "calendar", "contacts"]
+
     /// Tools the planner leaves out even when their plugin is enabled: they add choices, not
     /// facts (or, for writes, need an approval a plan does not ask for).
     public static let unusedTools: Set<String> = ["describeLandmark", "calendarEvents", "calendarAddEvents"]

@@ -16,7 +16,7 @@ extension EvalCommand {
             guard let landmark, !landmark.isEmpty else { throw CommandError("\(path):\(line): a request needs a \"landmark\"", exitCode: .usage) }
             let request = TripRequest(landmark: landmark, days: days ?? 3, from: from, to: to, companions: companions?.names ?? [])
             if let problem = request.problem { throw CommandError("\(path):\(line): \(problem)", exitCode: .usage) }
-            return (request, tools?.names ?? ["poi", "calendar", "contacts"])
+            return (request, tools?.names ?? TripPlanner.plugins)
         }
     }
 

@@ -16,7 +16,7 @@ struct EvalCommand: Command {
         discussion: """
             REQUESTS is JSON Lines, one request a line: {"landmark": "Kyoto", "days": 2, "tools": "poi,calendar", \
             "companions": ["Ana"], "from": "2026-12-01", "to": "2026-12-31"} (days default 3, tools default \
-            poi,calendar,contacts, no companions, the window from tomorrow for 60 days). Checks: the number of days, \
+            \(TripPlanner.plugins.joined(separator: ",")), no companions, the window from tomorrow for 60 days). Checks: the number of days, \
             dates inside the window, free in the calendar (when enabled) and consecutive where it allows, places \
             returned by the points-of-interest tool, companions found in contacts and named in the request, \
             activities a day, no place repeated, notes within their bound, and what a person reads: words well formed \

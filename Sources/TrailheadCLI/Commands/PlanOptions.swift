@@ -9,8 +9,8 @@ struct PlanOptions: ParsableArguments {
     @Option(valueName: "N", in: TripRequest.dayRange, help: "Number of days (default 3).") var days = 3
     @Option(valueName: "DATE", help: "First day to consider, YYYY-MM-DD (default tomorrow).") var from: CalendarDay?
     @Option(valueName: "DATE", help: "Last day to consider, YYYY-MM-DD (default 60 days on).") var to: CalendarDay?
-    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default poi,calendar,contacts).")
-    var tools: NameList = ["poi", "calendar", "contacts"]
+    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default \(TripPlanner.plugins.joined(separator: ","))).")
+    var tools = NameList(TripPlanner.plugins)
     @Option(name: "with", valueName: "NAMES", help: "Companions, comma-separated (\"Ana, Ben\").") var companions: NameList = []
     @OptionGroup var models: ModelOptions
     @Option(valueName: "FORMAT", help: "text, markdown, json, ics or geojson (default text).") var format = ItineraryFormat.text

@@ -412,7 +412,8 @@ struct AgentRunner: Sendable {
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,
-    /// "to": …, "companions": [...]}`), or a landmark's name alone.
+    /// "to": …, "companions": [...]}`), or a landmark's name alone; refused as `agent plan` refuses it
+    /// (`TripRequest.problem`).
     static func tripRequest(_ prompt: String) throws(Failure) -> TripRequest {
         let trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("{") else {
@@ -422,10 +423,10 @@ struct AgentRunner: Sendable {
         guard let content = try? GeneratedContent(json: trimmed), let landmark = content["landmark"]?.stringValue, !landmark.isEmpty else {
             throw .badRequest("a JSON trip request needs at least {\"landmark\": NAME}")
         }
-        let days = content["days"]?.intValue ?? 3
-        let range = TripRequest.dayRange
-        guard range.contains(days) else { throw .badRequest("days: from \(range.lowerBound) to \(range.upperBound), not \(days)") }
-        return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
-                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
+        let request = TripRequest(
+            landmark: landmark, days: content["days"]?.intValue ?? 3, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
+            companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
+        if let problem = request.problem { throw .badRequest(problem) }
+        return request
     }
 }

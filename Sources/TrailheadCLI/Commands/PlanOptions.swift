@@ -26,7 +26,6 @@ struct PlanOptions: ParsableArguments {
     /// The trip to `landmark`, checked before any tool or model is asked: a plan from an empty
     /// landmark or a window too short for the trip could only be made up.
     func request(to landmark: String) throws(UsageError) -> TripRequest {
-        if let from, let to, from > to { throw UsageError("--from \(from.text) is after --to \(to.text)") }
         let request = TripRequest(landmark: landmark, days: days, from: from?.text, to: to?.text, companions: companions.names)
         if let problem = request.problem { throw UsageError(problem) }
         return request
@@ -42,7 +41,7 @@ struct PlanOptions: ParsableArguments {
 }
 
 /// A calendar day written YYYY-MM-DD (`--from 2026-12-01`).
-struct CalendarDay: ArgumentValue, Comparable {
+struct CalendarDay: ArgumentValue {
     var text: String
 
     init?(argument word: String) {
@@ -52,7 +51,6 @@ struct CalendarDay: ArgumentValue, Comparable {
 
     static var expectation: String { "a date YYYY-MM-DD" }
     var argumentText: String { text }
-    static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.text < b.text }
 }
 
 extension ItineraryFormat: ArgumentValue {}

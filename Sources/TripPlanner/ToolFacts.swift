@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import TrailheadAgent
 import TrailheadSchema
 
@@ -45,16 +46,17 @@ public struct ToolFacts: Sendable {
         case "calendarFreeDays":
             freeDays = (freeDays ?? []) + (ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
         case "findPointsOfInterest":
-            let found = ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []
-            places = (places ?? []) + found.map(\.name)
-            for place in found {
-                if let category = place.category { categories[place.name] = categories[place.name] ?? category }
-                if let description = place.description { descriptions[place.name] = descriptions[place.name] ?? description }
-                if let distance = place.distanceKm { distances[place.name] = distances[place.name] ?? distance }
-                if place.destination == true { destinations.insert(place.name) }
-                if let category = place.category, TripPlanner.stays.contains(category), !lodging.contains(place.name) { lodging.append(place.name) }
+            let found = Partial<PointsOfInterest>(result)
+            let named = (found.results ?? []).compactMap { place in place.name.map { (name: $0, place: place) } }
+            places = (places ?? []) + named.map(\.name)
+            for (name, place) in named {
+                if let category = place.category?.rawValue { categories[name] = categories[name] ?? category }
+                if let description = place.description { descriptions[name] = descriptions[name] ?? description }
+                if let distance = place.distanceKm { distances[name] = distances[name] ?? distance }
+                if place.destination == true { destinations.insert(name) }
+                if let category = place.category?.rawValue, TripPlanner.stays.contains(category), !lodging.contains(name) { lodging.append(name) }
             }
-            if let landmark = ToolResults.decode(ToolResults.Places.self, from: result)?.landmark?.name, !landmarks.contains(landmark) {
+            if let landmark = found.landmark?.name, !landmarks.contains(landmark) {
                 landmarks.append(landmark)
             }
         case "searchContacts":

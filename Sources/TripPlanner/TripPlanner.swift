@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
@@ -228,11 +229,16 @@ public struct TripPlanner: Sendable {
             return Self.content(TripDays(tripDays: Self.naturalDays(days)))
         case "findPointsOfInterest":
             // Only things to do: lodging, towns and the destination are not the model's to choose.
-            let found = ToolResults.decode(ToolResults.Places.self, from: result)
-            let places = (found?.results ?? []).filter { isThingToDo($0, around: found?.landmark?.name) }.prefix(10).map {
-                ToolResults.Places.Place(name: $0.name, category: $0.category, description: $0.description.map(Self.shortened))
+            let found = Partial<PointsOfInterest>(result)
+            var read = Partial<PointsOfInterest>()
+            read.results = (found.results ?? []).filter { isThingToDo($0, around: found.landmark?.name) }.prefix(10).map { place in
+                var shown = Partial<PointsOfInterest.Place>()
+                shown.name = place.name
+                shown.category = place.category
+                shown.description = place.description.map(Self.shortened)
+                return shown
             }
-            return Self.content(ToolResults.Places(results: Array(places)))
+            return read.content
         case "searchContacts":
             let people = (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts ?? []).map {
                 ToolResults.Contacts.Contact(name: $0.name, homeCity: $0.homeCity, note: $0.note.map(Self.shortened))
@@ -243,11 +249,11 @@ public struct TripPlanner: Sendable {
         }
     }
 
-    /// Whether a place the tool returned can be an activity (see `grounding`).
-    func isThingToDo(_ place: ToolResults.Places.Place, around landmark: String?) -> Bool {
-        if let category = place.category, Self.notActivities.contains(category) { return false }
+    /// Whether a place the tool returned can be an activity (see `grounding`; one without a name cannot).
+    func isThingToDo(_ place: Partial<PointsOfInterest.Place>, around landmark: String?) -> Bool {
+        guard let name = place.name.map(Grounding.fold) else { return false }
+        if let category = place.category?.rawValue, Self.notActivities.contains(category) { return false }
         if place.destination == true { return false }
-        let name = Grounding.fold(place.name)
         return name != Grounding.fold(request.landmark) && name != landmark.map(Grounding.fold)
     }
 

@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import Testing
 import TrailheadAgent
 import TrailheadSchema
@@ -160,6 +161,6 @@ import TrailheadSchema
         let planner = TripPlanner(request: request)
         #expect(planner.itinerary(from: TripPlanner.Draft(title: "Desert Days", description: "Rocks.", rationale: "Free.", days: []), facts: facts).lodging
                 == "Jumbo Rocks Campground")
-        #expect(!planner.isThingToDo(.init(name: "Jumbo Rocks Campground", category: "campground"), around: nil))
+        #expect(!planner.isThingToDo(Partial(["name": "Jumbo Rocks Campground", "category": "campground"]), around: nil))
     }
 }

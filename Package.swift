@@ -65,23 +65,30 @@ let package = Package(
         .target(name: "TrailheadServer", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadPostgres", "TripPlanner"],
                 resources: [.copy("Web")]),
         // The trip planner: Itinerary, its grounding and prefetching, on top of the session API.
-        .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
+        .target(name: "TripPlanner", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "PointsOfInterestTypes"]),
 
+        // `agent eval`'s grading, apart from the product: a plan's checks against its request and the
+        // tools' results (Plans/), and the Berkeley Function Calling Leaderboard run (BFCL/).
+        .target(name: "TrailheadEvaluation", dependencies: ["TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"]),
+
+        // What the points-of-interest plugin and its readers agree on: the kinds of place and
+        // `findPointsOfInterest`'s result, whose JSON is the wire (no index, no plugin code).
+        .target(name: "PointsOfInterestTypes", dependencies: ["TrailheadSchema"]),
         // The geodata index behind the points-of-interest plugin: build, import, query (SQLite).
-        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema", "TrailheadSupport"]),
+        .target(name: "GeoIndex", dependencies: ["CSQLite", "TrailheadSchema", "TrailheadSupport", "PointsOfInterestTypes"]),
 
         // The command line: argument parsing and the commands, kept in a library so tests can reach it.
-        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "GeoIndex", "TrailheadServer"]),
+        .target(name: "TrailheadCLI", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "TripPlanner", "TrailheadEvaluation", "PointsOfInterestTypes", "GeoIndex", "TrailheadServer"]),
         .executableTarget(name: "agent", dependencies: ["TrailheadCLI"]),
         .executableTarget(name: "agent-tool-host", dependencies: ["TrailheadTools"]),
-        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "GeoIndex", "VCard", "ICalendar", "TrailheadServer"]),
+        .executableTarget(name: "trailhead-bench", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTools", "TrailheadModels", "TrailheadAgent", "PointsOfInterestTypes", "GeoIndex", "VCard", "ICalendar", "TrailheadServer"]),
 
         // The bundled plugins.
         // Our own vCard 2.1/3.0/4.0 reader and contact search (no plugin code, so tests can link it).
         .target(name: "VCard"),
         .target(name: "ContactsTool", dependencies: ["TrailheadPluginKit", "VCard"]),
         .target(name: "CalendarTool", dependencies: ["TrailheadPluginKit", "ICalendar"]),
-        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "GeoIndex"]),
+        .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "PointsOfInterestTypes", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
@@ -90,11 +97,12 @@ let package = Package(
         .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"],
                     exclude: ["Clients", "Browser"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
+        .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner", "PointsOfInterestTypes"]),
+        .testTarget(name: "TrailheadEvaluationTests", dependencies: ["TrailheadEvaluation", "TripPlanner", "TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
         .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "PointsOfInterestTypes", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 
 /// A geodata index opened for queries: places near a point, by category and text, and
 /// landmarks by name.

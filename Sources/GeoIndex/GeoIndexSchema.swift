@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// The tables of a geodata index file.
 ///
 /// - `places`: every point (towns, airports, curated and imported POIs), with an R*Tree

@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PointsOfInterestTypes
 import TrailheadPluginKit
 import TrailheadSchema
 
@@ -41,37 +42,7 @@ struct FindPointsOfInterest: Tool {
         ])
     }
 
-    struct Output: Generable {
-        var landmark: Location
-        var results: [Result]
-        var note: String?
-    }
-
-    struct Location: Generable {
-        var name: String
-        var latitude: Double
-        var longitude: Double
-    }
-
-    struct Result: Generable {
-        var name: String
-        var category: PoiCategory
-        var latitude: Double
-        var longitude: Double
-        var distanceKm: Double
-        var description: String?
-        /// True for a place trips are planned to as a whole, never a thing to do on one: a
-        /// curated landmark (a city, a national park, an island) or any national park. Absent
-        /// otherwise. (Grand Canyon National Park, 1.5 km from Grand Canyon Village, was planned
-        /// as a morning's activity of a trip to the village.)
-        var destination: Bool?
-        static let guides = GuideTable(CodingKeys.self, [
-            .distanceKm: [.minimum(0)],
-            .destination: [.description("True for a place trips go to as a whole (a curated landmark, a national park), not a thing to do there.")],
-        ])
-    }
-
-    func call(arguments: Arguments) throws -> Output {
+    func call(arguments: Arguments) throws -> PointsOfInterest {
         let index = try OpenedIndex.shared.get()
         let (centreName, centre, chosen, queryIsCentre) = try Self.centre(of: arguments, in: index)
         var query = NearbyQuery(centre: centre, centreName: chosen?.name)
@@ -80,7 +51,7 @@ struct FindPointsOfInterest: Tool {
         if let radius = arguments.radiusKm { query.radiusKm = radius }
         if let limit = arguments.limit { query.limit = limit }
         let (found, widenedTo) = try Self.search(query, in: index)
-        var output = Output(
+        var output = PointsOfInterest(
             landmark: ResultFormatting.location(centreName, centre),
             results: found.results.map { Self.render($0, from: chosen?.name ?? centreName) })
         let radius = "\(ResultFormatting.number(ResultFormatting.kilometres(min(query.radiusKm, NearbyQuery.maximumRadiusKm)))) km"
@@ -153,10 +124,10 @@ struct FindPointsOfInterest: Tool {
         return (town.map { "\(label) (near \($0.place.name))" } ?? label, coordinate, nil, false)
     }
 
-    private static func render(_ result: NearbyResult, from centre: String) -> Result {
+    private static func render(_ result: NearbyResult, from centre: String) -> PointsOfInterest.Place {
         let description = result.place.description.flatMap { $0.isEmpty ? nil : $0 }
             ?? result.place.factualDescription(distanceKm: result.distanceKm, from: centre)
-        return Result(
+        return PointsOfInterest.Place(
             name: result.place.name, category: result.place.category,
             latitude: ResultFormatting.coordinate(result.place.coordinate.latitude),
             longitude: ResultFormatting.coordinate(result.place.coordinate.longitude),
@@ -164,7 +135,7 @@ struct FindPointsOfInterest: Tool {
             destination: isDestination(result.place) ? true : nil)
     }
 
-    /// Whether `place` is a destination in itself (see `Result.destination`): one of the curated
+    /// Whether `place` is a destination in itself (see `PointsOfInterest.Place.destination`): one of the curated
     /// landmarks (the only curated rows with a kind: their points of interest have none), or a
     /// national park by its kind or its name ("Kaboré Tambi National Park", "National Park of
     /// American Samoa"; not "Sequoia National Park Visitor Center"), whatever its source.

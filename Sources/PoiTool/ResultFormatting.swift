@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PointsOfInterestTypes
 import TrailheadSchema
 
 /// Compact numbers and text for tool results: the model reads every character.
@@ -20,7 +21,7 @@ enum ResultFormatting {
         return String(cut[..<end]).trimmingCharacters(in: .punctuationCharacters.union(.whitespaces)) + "…"
     }
 
-    static func location(_ name: String, _ coordinate: Coordinate) -> FindPointsOfInterest.Location {
+    static func location(_ name: String, _ coordinate: Coordinate) -> PointsOfInterest.Location {
         .init(name: name, latitude: Self.coordinate(coordinate.latitude), longitude: Self.coordinate(coordinate.longitude))
     }
 

@@ -298,11 +298,11 @@ struct AgentRunner: Sendable {
         let session = planner.makeSession(model: model, tools: tools, transcript: transcript)
         configure(session, hooks: hooks, onEvent: onEvent)
         let stream = planner.plan(with: session, options: options)
-        var facts: PlanEvaluation.ToolFacts?
+        var facts: ToolFacts?
         let response: LanguageModelSession.Response<TripPlanner.Draft>
         do {
             for try await snapshot in stream {
-                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                if facts == nil { facts = ToolFacts(transcript: session.transcript.entries) }
                 progress(.partial(planner.itinerary(from: Partial<TripPlanner.Draft>(snapshot.rawContent), facts: facts!).content))
             }
             response = try await stream.collect()
@@ -313,7 +313,7 @@ struct AgentRunner: Sendable {
             guard fromWords else { throw Failure.badRequest(problem) }
             return (.string(TripWords.Question.cannotPlan(problem).text), 1, Usage(), model.id, [], request.content)
         }
-        let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+        let known = ToolFacts(transcript: session.transcript.entries)
         return (planner.itinerary(from: response.content, facts: known).content, response.turns, response.usage, response.model, response.transcriptEntries,
                 request.content)
     }
@@ -412,15 +412,15 @@ struct AgentRunner: Sendable {
     static func chosenTools(_ prompt: String) throws(Failure) -> [String]? {
         guard let content = try? GeneratedContent(json: prompt), let list = content["tools"]?.arrayValue else { return nil }
         let names = list.compactMap(\.stringValue)
-        let known = ["poi", "calendar", "contacts"]
-        if let unknown = names.first(where: { !known.contains($0) }) {
-            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(known.joined(separator: ", ")))")
+        if let unknown = names.first(where: { !TripPlanner.plugins.contains($0) }) {
+            throw .badRequest("tools: '\(unknown)' is not one of the trip planner's (\(TripPlanner.plugins.joined(separator: ", ")))")
         }
         return Array(Set(names + ["poi"])).sorted()
     }
 
     /// A trip request from a prompt: a JSON object (`{"landmark": …, "days": 3, "from": …,
-    /// "to": …, "companions": [...]}`), or a landmark's name alone.
+    /// "to": …, "companions": [...]}`), or a landmark's name alone; refused as `agent plan` refuses it
+    /// (`TripRequest.problem`).
     static func tripRequest(_ prompt: String) throws(Failure) -> TripRequest {
         let trimmed = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("{") else {
@@ -430,10 +430,10 @@ struct AgentRunner: Sendable {
         guard let content = try? GeneratedContent(json: trimmed), let landmark = content["landmark"]?.stringValue, !landmark.isEmpty else {
             throw .badRequest("a JSON trip request needs at least {\"landmark\": NAME}")
         }
-        let days = content["days"]?.intValue ?? 3
-        let range = TripRequest.dayRange
-        guard range.contains(days) else { throw .badRequest("days: from \(range.lowerBound) to \(range.upperBound), not \(days)") }
-        return TripRequest(landmark: landmark, days: days, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
-                           companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
+        let request = TripRequest(
+            landmark: landmark, days: content["days"]?.intValue ?? 3, from: content["from"]?.stringValue, to: content["to"]?.stringValue,
+            companions: content["companions"]?.arrayValue?.compactMap(\.stringValue).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? [])
+        if let problem = request.problem { throw .badRequest(problem) }
+        return request
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadAgent
 import TrailheadSchema
+import TripPlanner
 
 /// One agent `agent serve` runs, described in data (the agents file, JSON):
 ///
@@ -34,7 +35,7 @@ public struct AgentSpec: Sendable {
 
     /// The default when no agents file is given: the trip planner with the bundled plugins.
     public static let tripPlanner = AgentSpec(
-        name: "trip-planner", kind: .tripPlanner, instructions: "", tools: ["poi", "calendar", "contacts"], answer: nil,
+        name: "trip-planner", kind: .tripPlanner, instructions: "", tools: TripPlanner.plugins, answer: nil,
         grounding: .none, maximumTurns: 10, maximumToolTurns: nil, includeSchemaInPrompt: false, options: .init(temperature: 0.2))
 
     /// Sampling settings an agent fixes (a request's own win).

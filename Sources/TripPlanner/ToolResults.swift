@@ -2,33 +2,12 @@ import TrailheadSchema
 
 /// What the planner reads of each tool's result, decoded once where the JSON arrives (a tool's
 /// result is the wire: the members it plans with, the others ignored). A result that does not
-/// decode is treated as one with nothing in it.
+/// decode is treated as one with nothing in it. (`findPointsOfInterest`'s is the plugin's own
+/// type, read as `Partial<PointsOfInterest>`.)
 public enum ToolResults {
     /// `calendarFreeDays`.
     public struct FreeDays: Codable, Sendable {
         public var freeDays: [String]
-    }
-
-    /// `findPointsOfInterest`.
-    public struct Places: Codable, Sendable {
-        public var landmark: Location?
-        public var results: [Place]
-
-        public struct Location: Codable, Sendable {
-            public var name: String
-        }
-
-        public struct Place: Codable, Sendable {
-            public var name: String
-            public var category: String?
-            public var description: String?
-            public var latitude: Double?
-            public var longitude: Double?
-            /// From the landmark searched around, in km.
-            public var distanceKm: Double?
-            /// True for a place trips go to as a whole (a curated landmark, a national park).
-            public var destination: Bool?
-        }
     }
 
     /// `searchContacts`.

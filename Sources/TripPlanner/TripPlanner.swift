@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
@@ -28,6 +29,10 @@ public struct TripPlanner: Sendable {
         self.maximumTurns = maximumTurns
         self.activitiesPerDay = activitiesPerDay
     }
+
+    /// The planner's plugins, the bundled ones whose tools it knows: what `agent plan`, `agent eval`
+    /// and `agent serve` plan with unless told otherwise, and all a JSON trip request may choose from.
+    public static let plugins = ["poi", "calendar", "contacts"]
 
     /// Tools the planner leaves out even when their plugin is enabled: they add choices, not
     /// facts (or, for writes, need an approval a plan does not ask for).
@@ -150,9 +155,6 @@ public struct TripPlanner: Sendable {
     /// wrote 11 to 19 words on the bench trips).
     public static let titleWords = 2...10, textWords = 4...24
 
-    /// The notes' bound `agent eval` checks a peer's notes against.
-    public static let noteWords = 3...16
-
     /// The schema of the model's draft for this request: `request.days` days of
     /// `activitiesPerDay` activities.
     public var draftSchema: GenerationSchema {
@@ -207,9 +209,15 @@ public struct TripPlanner: Sendable {
         let free = window.filter(Set(freeDays).contains)
         for start in free.indices {
             let stretch = free[start...].prefix(request.days)
-            if stretch.count == request.days, PlanEvaluation.isConsecutive(Array(stretch)) { return Array(stretch) }
+            if stretch.count == request.days, Self.isConsecutive(Array(stretch)) { return Array(stretch) }
         }
         return Array(free.prefix(request.days))
+    }
+
+    /// Whether `dates` (YYYY-MM-DD, in order) follow one another day by day.
+    public static func isConsecutive(_ dates: [String]) -> Bool {
+        let days = dates.compactMap { ItineraryFormat.parseDay($0) }
+        return zip(days, days.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 86_400 }
     }
 
     /// What the model reads of each tool's result: the facts it plans with, not the rest.
@@ -221,11 +229,16 @@ public struct TripPlanner: Sendable {
             return Self.content(TripDays(tripDays: Self.naturalDays(days)))
         case "findPointsOfInterest":
             // Only things to do: lodging, towns and the destination are not the model's to choose.
-            let found = ToolResults.decode(ToolResults.Places.self, from: result)
-            let places = (found?.results ?? []).filter { isThingToDo($0, around: found?.landmark?.name) }.prefix(10).map {
-                ToolResults.Places.Place(name: $0.name, category: $0.category, description: $0.description.map(Self.shortened))
+            let found = Partial<PointsOfInterest>(result)
+            var read = Partial<PointsOfInterest>()
+            read.results = (found.results ?? []).filter { isThingToDo($0, around: found.landmark?.name) }.prefix(10).map { place in
+                var shown = Partial<PointsOfInterest.Place>()
+                shown.name = place.name
+                shown.category = place.category
+                shown.description = place.description.map(Self.shortened)
+                return shown
             }
-            return Self.content(ToolResults.Places(results: Array(places)))
+            return read.content
         case "searchContacts":
             let people = (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts ?? []).map {
                 ToolResults.Contacts.Contact(name: $0.name, homeCity: $0.homeCity, note: $0.note.map(Self.shortened))
@@ -236,11 +249,11 @@ public struct TripPlanner: Sendable {
         }
     }
 
-    /// Whether a place the tool returned can be an activity (see `grounding`).
-    func isThingToDo(_ place: ToolResults.Places.Place, around landmark: String?) -> Bool {
-        if let category = place.category, Self.notActivities.contains(category) { return false }
+    /// Whether a place the tool returned can be an activity (see `grounding`; one without a name cannot).
+    func isThingToDo(_ place: Partial<PointsOfInterest.Place>, around landmark: String?) -> Bool {
+        guard let name = place.name.map(Grounding.fold) else { return false }
+        if let category = place.category?.rawValue, Self.notActivities.contains(category) { return false }
         if place.destination == true { return false }
-        let name = Grounding.fold(place.name)
         return name != Grounding.fold(request.landmark) && name != landmark.map(Grounding.fold)
     }
 
@@ -260,10 +273,10 @@ public struct TripPlanner: Sendable {
     /// The itinerary: the model's draft (a snapshot still being written, or whole) with what the
     /// planner decides filled in from the request and the tools' results in `transcript`.
     public func itinerary(from draft: Partial<Draft>, transcript: [Transcript.Entry]) -> Partial<Itinerary> {
-        itinerary(from: draft, facts: PlanEvaluation.ToolFacts(transcript: transcript))
+        itinerary(from: draft, facts: ToolFacts(transcript: transcript))
     }
 
-    public func itinerary(from draft: Partial<Draft>, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
+    public func itinerary(from draft: Partial<Draft>, facts: ToolFacts) -> Partial<Itinerary> {
         let dates = tripDays(freeDays: facts.freeDays)
         var itinerary = Partial<Itinerary>()
         itinerary.title = draft.title
@@ -290,14 +303,14 @@ public struct TripPlanner: Sendable {
         }
         itinerary.lodging = facts.lodging.first
         if !request.companions.isEmpty {
-            let found = (facts.contacts ?? []).filter { name in request.companions.contains { PlanEvaluation.names(name, $0) } }
+            let found = (facts.contacts ?? []).filter(request.namesCompanion)
             itinerary.companions = Self.unique(found)
         }
         return itinerary
     }
 
     /// The itinerary of a whole draft (see `itinerary(from:facts:)`).
-    public func itinerary(from draft: Draft, facts: PlanEvaluation.ToolFacts) -> Partial<Itinerary> {
+    public func itinerary(from draft: Draft, facts: ToolFacts) -> Partial<Itinerary> {
         itinerary(from: Partial((try? draft.generatedContent()) ?? [:]), facts: facts)
     }
 

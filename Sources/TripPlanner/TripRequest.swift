@@ -10,8 +10,8 @@ public struct TripRequest: Sendable, Codable, Equatable {
     public var to: String
     public var companions: [String]
 
-    /// How many days a trip may have: the one bound `agent plan --days`, `agent eval`'s requests
-    /// and the itinerary's schema share.
+    /// How many days a trip may have: the one bound `agent plan --days`, `problem`, the itinerary's
+    /// schema and `TripWords` share.
     public static let dayRange = 1...14
 
     public init(landmark: String, days: Int = 3, from: String? = nil, to: String? = nil, companions: [String] = [], today: Date = Date()) {
@@ -24,7 +24,9 @@ public struct TripRequest: Sendable, Codable, Equatable {
 
     /// Why no plan can answer this request, checked before any tool or model is asked: an empty
     /// landmark, days outside `dayRange`, a window that is not one, or one with fewer days than the
-    /// trip (each message names both numbers). Nil when the request can be planned.
+    /// trip (each message names both numbers). Nil when the request can be planned. The one check of
+    /// a request, wherever it comes from: `agent plan`'s options, `agent eval`'s requests file,
+    /// `agent serve`'s JSON trip requests and a person's words (`TripWords`).
     public var problem: String? {
         if landmark.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return "the landmark is empty: name a place to go (\"Joshua Tree National Park\")"
@@ -41,6 +43,13 @@ public struct TripRequest: Sendable, Codable, Equatable {
             return "a \(days)-day trip does not fit the window \(from)…\(to), which has \(length) day\(length == 1 ? "" : "s")"
         }
         return nil
+    }
+
+    /// True when `contact` (a contact's full name) is one of the companions the request names
+    /// ("Ana" names "Ana Lima").
+    public func namesCompanion(_ contact: String) -> Bool {
+        let words = Set(contact.lowercased().split(separator: " "))
+        return companions.contains { asked in asked.lowercased().split(separator: " ").allSatisfy { words.contains($0) } }
     }
 
     /// Every day of the window, in order.

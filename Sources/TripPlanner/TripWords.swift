@@ -16,7 +16,7 @@ public struct TripWords: Generable, Sendable, Equatable {
 
     public static let guides = GuideTable(CodingKeys.self, [
         .landmark: [.description("The place to visit as the person wrote it: a landmark, park, mountain or town. Leave it out when none is named."), .maximumLength(200)],
-        .days: [.range(1...14), .description("How many days the trip lasts, when said")],
+        .days: [.range(TripRequest.dayRange), .description("How many days the trip lasts, when said")],
         .from: [.pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), .description("The first possible day, YYYY-MM-DD, when dates are said")],
         .to: [.pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), .description("The last possible day, YYYY-MM-DD, when dates are said")],
         .companions: [.maximumCount(8), .description("Names of the people coming along")],

@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PointsOfInterestTypes
 import TrailheadSupport
 
 /// `trailhead-bench geo-index`: the geodata index at scale, with synthetic places.

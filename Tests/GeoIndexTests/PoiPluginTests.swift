@@ -1,5 +1,6 @@
 import CTrailheadTool
 import Foundation
+import PointsOfInterestTypes
 import TrailheadSchema
 import XCTest
 @testable import GeoIndex

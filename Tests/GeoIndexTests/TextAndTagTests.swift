@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import XCTest
 @testable import GeoIndex
 

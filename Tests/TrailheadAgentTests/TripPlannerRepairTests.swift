@@ -92,17 +92,8 @@ import TrailheadModels
         #expect(!read.contains("Grand Canyon National Park"), "the model never reads it as a choice: \(read)")
         #expect(read.contains("Mather Point"))
 
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: found)
-        #expect(facts.destinations == ["Grand Canyon National Park"])
-        let itinerary: Partial<Itinerary> = Partial([
-            "title": "Canyon Days", "destination": "Grand Canyon Village", "description": "The canyon in one day.", "rationale": "The day is free.",
-            "days": [["date": "2026-12-05", "activities": [
-                ["time": "morning", "place": "Grand Canyon National Park"], ["time": "afternoon", "place": "Mather Point"],
-            ]]],
-        ])
-        let evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: ["poi"])
-        let check = try #require(evaluation.checks.first { $0.name == "activities are things to do" })
-        #expect(check.detail == "Grand Canyon National Park is a destination in itself, not a thing to do there")
+        #expect(facts.destinations == ["Grand Canyon National Park"], "agent eval fails a plan that visits it (PlanEvaluationTests)")
     }
 }

@@ -1,3 +1,4 @@
+import PointsOfInterestTypes
 import Testing
 import TrailheadAgent
 import TrailheadSchema
@@ -45,8 +46,8 @@ import TrailheadSchema
         #expect(Itinerary.generationSchema.json == handWritten.json)
     }
 
-    var facts: PlanEvaluation.ToolFacts {
-        var facts = PlanEvaluation.ToolFacts()
+    var facts: ToolFacts {
+        var facts = ToolFacts()
         facts.add(tool: "calendarFreeDays", result: ["timeZone": "UTC", "freeDays": ["2026-12-02", "2026-12-05", "2026-12-06", "2026-12-07"], "busyDays": []])
         facts.add(tool: "findPointsOfInterest", result: [
             "landmark": ["name": "Joshua Tree", "latitude": 34, "longitude": -116],
@@ -144,7 +145,7 @@ import TrailheadSchema
         let planner = TripPlanner(request: request)
         #expect(planner.summarize(tool: "findPointsOfInterest", result: around) == ["results": [["name": "Keys View", "category": "viewpoint"]]],
                 "the model reads only things to do")
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: around)
         let draft = TripPlanner.Draft(
             title: "Desert Days", description: "Rocks and stars.", rationale: "Free days.", days: [.init(activities: [.init(place: "Keys View")])])
@@ -153,13 +154,13 @@ import TrailheadSchema
     }
 
     @Test func aCampgroundIsWhereTheTravellersStay() {
-        var facts = PlanEvaluation.ToolFacts()
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: ["results": [
             ["name": "Keys View", "category": "viewpoint"], ["name": "Jumbo Rocks Campground", "category": "campground"],
         ]])
         let planner = TripPlanner(request: request)
         #expect(planner.itinerary(from: TripPlanner.Draft(title: "Desert Days", description: "Rocks.", rationale: "Free.", days: []), facts: facts).lodging
                 == "Jumbo Rocks Campground")
-        #expect(!planner.isThingToDo(.init(name: "Jumbo Rocks Campground", category: "campground"), around: nil))
+        #expect(!planner.isThingToDo(Partial(["name": "Jumbo Rocks Campground", "category": "campground"]), around: nil))
     }
 }

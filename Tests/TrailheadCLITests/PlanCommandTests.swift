@@ -259,7 +259,7 @@ final class PlanCommandTests: XCTestCase {
         for (arguments, message) in [
             (["--days", "0"], "--days must be an integer from 1 to 14"),
             (["--format", "pdf"], "--format must be one of"),
-            (["--from", "2026-12-31", "--to", "2026-12-01"], "is after --to"),
+            (["--from", "2026-12-31", "--to", "2026-12-01"], "the window starts on 2026-12-31, after its end 2026-12-01"),
             (["--tools", "weather"], "no tool plugin or tool named 'weather'"),
             (["--days", "5", "--from", "2026-12-10", "--to", "2026-12-11"], "a 5-day trip does not fit the window 2026-12-10…2026-12-11, which has 2 days"),
         ] {

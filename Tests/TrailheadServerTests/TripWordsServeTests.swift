@@ -82,6 +82,10 @@ final class TripWordsServeTests: XCTestCase {
         XCTAssertEqual(status, 200)
         let question = body["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue ?? ""
         XCTAssertTrue(question.contains("a 5-day trip does not fit the window 2026-12-05…2026-12-07"), question)
+        // The same request in JSON: the same check (`TripRequest.problem`), refused in the same words.
+        let json = try ask(#"{"landmark": "Joshua Tree", "days": 5, "from": "2026-12-05", "to": "2026-12-07"}"#, script: [Self.draft(days: 2)])
+        XCTAssertEqual(json.status, 400, "\(json.body)")
+        XCTAssertEqual(json.body["error"]?["message"]?.stringValue, "a 5-day trip does not fit the window 2026-12-05…2026-12-07, which has 3 days")
     }
 
     func testAWindowTheCalendarLeavesTooFewFreeDaysInIsAskedAboutInWordsAndRefusedInJSON() throws {

@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// Finds the curated place that an imported row duplicates, so the curated entry wins: the row
 /// is left out, and the curated place takes the row's Wikipedia article and its popularity when
 /// that is higher.

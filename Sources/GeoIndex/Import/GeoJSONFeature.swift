@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 import TrailheadSchema
 
 /// Turns one GeoJSON feature into a place, or says why it cannot be one.

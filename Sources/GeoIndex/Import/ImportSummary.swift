@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// What an import wrote and what it left out, and why.
 public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     /// Places written, by category.

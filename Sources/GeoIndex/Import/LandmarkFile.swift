@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 import TrailheadSchema
 
 /// Reads curated landmarks: one JSON file per landmark (`Data/landmarks/<slug>.json`).

@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 import TrailheadSupport
 
 /// Converts an OpenStreetMap extract (`.osm.pbf`, `.osm`) into a GeoJSON text sequence of

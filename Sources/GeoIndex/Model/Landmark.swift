@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// A curated landmark (a national park, a lake, a mountain…) that trips are planned around,
 /// with the points of interest around it. One file per landmark in `Data/landmarks/<slug>.json`.
 public struct Landmark: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// A point in the index: a town, an airport, a trail, a restaurant…
 public struct Place: Sendable, Hashable {
     public var name: String

@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 extension PoiCategory {
     /// The category of an OpenStreetMap feature from its tags, or nil when it is none of ours.
     ///

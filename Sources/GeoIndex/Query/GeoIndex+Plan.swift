@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// Which of the two indexes a text query reads first (see `GeoIndex.search`).
 public enum JoinOrder: String, Sendable, Hashable {
     /// Let the index choose from its estimates.

@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 extension GeoIndex {
     /// The places within `query.radiusKm` of the centre, best first, ranked like a guide book:
     /// relevance to the text, closeness and popularity together (see `GuideBookRanking`).

@@ -1,3 +1,5 @@
+import PointsOfInterestTypes
+
 /// What to look for around a point.
 public struct NearbyQuery: Sendable, Hashable {
     /// The largest radius and result count a query may ask for; larger values are clamped.

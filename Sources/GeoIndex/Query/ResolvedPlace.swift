@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 
 /// A name resolved to a place to search around: a curated landmark, or any place of the index
 /// (a town, an airport, a park, a mountain) when no landmark has that name.

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadAgent
+import TrailheadEvaluation
 import TrailheadModels
 import TrailheadSchema
 import TrailheadServer
@@ -7,7 +8,12 @@ import TrailheadTools
 
 extension EvalCommand {
     /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
+    /// The evaluation's own failures (no worker, a case that cannot load) are the command's, said as it says them.
     func runBFCL(context: CommandContext) async throws -> ExitCode {
+        do { return try await evaluateBFCL(context: context) } catch let error as BFCLError { throw CommandError(error.message) }
+    }
+
+    private func evaluateBFCL(context: CommandContext) async throws -> ExitCode {
         let categories = requests.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             ?? BFCLEvaluation.defaultCategories
         let model: any LanguageModel

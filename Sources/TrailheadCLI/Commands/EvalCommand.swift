@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadAgent
+import TrailheadEvaluation
 import TrailheadModels
 import TrailheadSchema
 import TrailheadSupport
@@ -15,7 +16,7 @@ struct EvalCommand: Command {
         discussion: """
             REQUESTS is JSON Lines, one request a line: {"landmark": "Kyoto", "days": 2, "tools": "poi,calendar", \
             "companions": ["Ana"], "from": "2026-12-01", "to": "2026-12-31"} (days default 3, tools default \
-            poi,calendar,contacts, no companions, the window from tomorrow for 60 days). Checks: the number of days, \
+            \(TripPlanner.plugins.joined(separator: ",")), no companions, the window from tomorrow for 60 days). Checks: the number of days, \
             dates inside the window, free in the calendar (when enabled) and consecutive where it allows, places \
             returned by the points-of-interest tool, companions found in contacts and named in the request, \
             activities a day, no place repeated, notes within their bound, and what a person reads: words well formed \
@@ -56,31 +57,12 @@ struct EvalCommand: Command {
     @OptionGroup var pluginFolders: PluginFolderOptions
     @Argument("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).") var requests: String?
 
-    struct Run {
-        var request: TripRequest
-        var tools: [String]
-        var label: String
-        var index: Int
-        var succeeded: Bool
-        var error: String?
-        var wallSeconds: Double
-        var turns = 0
-        var tokensOut = 0
-        var uncachedTokensIn = 0
-        var promptMs = 0.0
-        var decodeMs = 0.0
-        var evaluation: PlanEvaluation?
-
-        var floorSeconds: Double { (promptMs + decodeMs) / 1000 }
-        var passed: Bool { succeeded && evaluation?.passed == true }
-    }
-
     func run(context: CommandContext) async throws -> ExitCode {
         if bfcl { return try await runBFCL(context: context) }
         guard let requestsPath = self.requests else { throw UsageError("missing REQUESTS (a JSON Lines file of trip requests)") }
         let path = context.absolutePath(requestsPath)
         let requests = try Self.readRequests(path)
-        var runs: [Run] = []
+        var runs: [PlanRun] = []
         if let recorded {
             runs = try Self.judgeRecorded(context.absolutePath(recorded), label: label)
         } else {
@@ -101,7 +83,7 @@ struct EvalCommand: Command {
                     let transcriptPath = "\(folder)/\(number + 1)-\(round).jsonl"
                     let result = try await Self.plan(
                         request, tools: tools, model: model, registry: registry, transcript: transcriptPath, index: round, label: label)
-                    context.stderr.line(context.styled("\(Self.title(request)) run \(round): \(result.passed ? "ok" : "FAILED") in \(String(format: "%.1f", result.wallSeconds)) s (floor \(String(format: "%.1f", result.floorSeconds)) s); transcript \(transcriptPath)", .dim))
+                    context.stderr.line(context.styled("\(PlanRun.title(request)) run \(round): \(result.passed ? "ok" : "FAILED") in \(String(format: "%.1f", result.wallSeconds)) s (floor \(String(format: "%.1f", result.floorSeconds)) s); transcript \(transcriptPath)", .dim))
                     runs.append(result)
                 }
             }
@@ -118,7 +100,7 @@ struct EvalCommand: Command {
 
     static func plan(
         _ request: TripRequest, tools names: [String], model: any LanguageModel, registry: ToolRegistry, transcript path: String, index: Int, label: String
-    ) async throws -> Run {
+    ) async throws -> PlanRun {
         let tools: [PluginTool]
         do { tools = try registry.sessionTools(plugins: names) } catch { throw CommandError(error.message, exitCode: .usage) }
         let writer: TranscriptWriter
@@ -130,7 +112,7 @@ struct EvalCommand: Command {
             planner: planner, model: model, tools: tools, options: options, transcript: writer, trace: nil,
             recording: PlanRecording(request: request, plugins: names, includeSchema: false, maximumTurns: planner.maximumTurns, options: options)
         ).run()
-        var run = Run(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonicSeconds() - started)
+        var run = PlanRun(request: request, tools: names, label: label, index: index, succeeded: false, wallSeconds: monotonicSeconds() - started)
         let entries = (try? TranscriptReader.read(path: path).entries) ?? []
         for entry in entries {
             guard case .modelTurn(let turn) = entry else { continue }
@@ -151,9 +133,9 @@ struct EvalCommand: Command {
         return run
     }
 
-    static func judgeRecorded(_ path: String, label: String) throws -> [Run] {
+    static func judgeRecorded(_ path: String, label: String) throws -> [PlanRun] {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandError("cannot read \(path)") }
-        var runs: [Run] = []
+        var runs: [PlanRun] = []
         var counts: [String: Int] = [:]
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() where !line.isEmpty {
             let record: RecordedPlan
@@ -163,8 +145,8 @@ struct EvalCommand: Command {
             guard let requestContent = record.request, let (request, tools) = try? parse(requestContent, line: number + 1, in: path) else {
                 throw CommandError("\(path):\(number + 1): no valid \"request\"")
             }
-            counts[title(request), default: 0] += 1
-            var run = Run(request: request, tools: tools, label: label, index: counts[title(request)]!, succeeded: false,
+            counts[PlanRun.title(request), default: 0] += 1
+            var run = PlanRun(request: request, tools: tools, label: label, index: counts[PlanRun.title(request)]!, succeeded: false,
                           wallSeconds: record.wallSeconds ?? .nan)
             run.turns = record.turns ?? 0
             run.tokensOut = record.tokensOut ?? 0
@@ -204,31 +186,13 @@ struct EvalCommand: Command {
         return try parsed.request(line: line, in: path)
     }
 
-    static func title(_ request: TripRequest) -> String {
-        "\(request.landmark), \(request.days) d" + (request.companions.isEmpty ? "" : " with \(request.companions.joined(separator: ", "))")
-    }
-
     // MARK: - Report
 
-    static func report(_ runs: [Run]) -> GeneratedContent {
-        (try? GeneratedContent(encoding: Report(runs: runs.map(RunReport.init), summary: summarize(runs)))) ?? [:]
+    static func report(_ runs: [PlanRun]) -> GeneratedContent {
+        (try? GeneratedContent(encoding: PlanReport(runs))) ?? [:]
     }
 
-    static func summarize(_ runs: [Run]) -> Summary {
-        let decodeTokens = runs.reduce(0) { $0 + $1.tokensOut }, decodeMs = runs.reduce(0.0) { $0 + $1.decodeMs }
-        let promptTokens = runs.reduce(0) { $0 + $1.uncachedTokensIn }, promptMs = runs.reduce(0.0) { $0 + $1.promptMs }
-        let walls = runs.map(\.wallSeconds).sorted()
-        let ratios = runs.filter { $0.floorSeconds > 0 }.map { $0.wallSeconds / $0.floorSeconds }.sorted()
-        return Summary(
-            decodeTokensPerSecond: decodeMs > 0 ? Double(decodeTokens) / decodeMs * 1000 : .nan,
-            medianWallOverFloor: ratios.isEmpty ? .nan : ratios[ratios.count / 2],
-            medianWallSeconds: walls.isEmpty ? .nan : walls[walls.count / 2],
-            passed: runs.filter(\.passed).count,
-            promptTokensPerSecond: promptMs > 0 ? Double(promptTokens) / promptMs * 1000 : .nan,
-            runs: runs.count, succeeded: runs.filter(\.succeeded).count)
-    }
-
-    static func printTable(_ runs: [Run], context: CommandContext) {
+    static func printTable(_ runs: [PlanRun], context: CommandContext) {
         context.stdout.line("| agent | request | run | ok | wall | model floor | wall/floor | turns | tokens out | prompt tokens read | checks |")
         context.stdout.line("|---|---|---|---|---|---|---|---|---|---|---|")
         for run in runs {
@@ -237,10 +201,10 @@ struct EvalCommand: Command {
                 ?? (run.error ?? "")
             let floor = run.floorSeconds > 0 ? String(format: "%.1f s", run.floorSeconds) : "–"
             let ratio = run.floorSeconds > 0 ? String(format: "%.2f", run.wallSeconds / run.floorSeconds) : "–"
-            context.stdout.line(String(format: "| %@ | %@ | %d | %@ | %.1f s | %@ | %@ | %d | %d | %d | %@ |", run.label, title(run.request), run.index,
+            context.stdout.line(String(format: "| %@ | %@ | %d | %@ | %.1f s | %@ | %@ | %d | %d | %d | %@ |", run.label, PlanRun.title(run.request), run.index,
                                        run.passed ? "yes" : "NO", run.wallSeconds, floor, ratio, run.turns, run.tokensOut, run.uncachedTokensIn, checks))
         }
-        let summary = summarize(runs)
+        let summary = PlanReport.Summary(runs)
         context.stdout.line(String(
             format: "%d runs: %d delivered, %d passed every check; median wall %.1f s, %.2f × the model-time floor; model read %.1f prompt tokens/s and decoded %.1f tokens/s",
             summary.runs, summary.succeeded, summary.passed, summary.medianWallSeconds, summary.medianWallOverFloor,

@@ -1,5 +1,6 @@
 import Foundation
 import GeoIndex
+import PointsOfInterestTypes
 
 /// `agent geodata`: the points-of-interest index (build, import, info). The work is in the
 /// GeoIndex library; these commands only read their arguments and print summaries.

@@ -9,8 +9,8 @@ struct PlanOptions: ParsableArguments {
     @Option(valueName: "N", in: TripRequest.dayRange, help: "Number of days (default 3).") var days = 3
     @Option(valueName: "DATE", help: "First day to consider, YYYY-MM-DD (default tomorrow).") var from: CalendarDay?
     @Option(valueName: "DATE", help: "Last day to consider, YYYY-MM-DD (default 60 days on).") var to: CalendarDay?
-    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default poi,calendar,contacts).")
-    var tools: NameList = ["poi", "calendar", "contacts"]
+    @Option(valueName: "LIST", help: "Tool plugins (or single tools) to enable, comma-separated (default \(TripPlanner.plugins.joined(separator: ","))).")
+    var tools = NameList(TripPlanner.plugins)
     @Option(name: "with", valueName: "NAMES", help: "Companions, comma-separated (\"Ana, Ben\").") var companions: NameList = []
     @OptionGroup var models: ModelOptions
     @Option(valueName: "FORMAT", help: "text, markdown, json, ics or geojson (default text).") var format = ItineraryFormat.text
@@ -26,7 +26,6 @@ struct PlanOptions: ParsableArguments {
     /// The trip to `landmark`, checked before any tool or model is asked: a plan from an empty
     /// landmark or a window too short for the trip could only be made up.
     func request(to landmark: String) throws(UsageError) -> TripRequest {
-        if let from, let to, from > to { throw UsageError("--from \(from.text) is after --to \(to.text)") }
         let request = TripRequest(landmark: landmark, days: days, from: from?.text, to: to?.text, companions: companions.names)
         if let problem = request.problem { throw UsageError(problem) }
         return request
@@ -42,7 +41,7 @@ struct PlanOptions: ParsableArguments {
 }
 
 /// A calendar day written YYYY-MM-DD (`--from 2026-12-01`).
-struct CalendarDay: ArgumentValue, Comparable {
+struct CalendarDay: ArgumentValue {
     var text: String
 
     init?(argument word: String) {
@@ -52,7 +51,6 @@ struct CalendarDay: ArgumentValue, Comparable {
 
     static var expectation: String { "a date YYYY-MM-DD" }
     var argumentText: String { text }
-    static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.text < b.text }
 }
 
 extension ItineraryFormat: ArgumentValue {}

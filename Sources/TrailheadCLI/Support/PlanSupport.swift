@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 import TrailheadAgent
 import TrailheadSchema
 import TripPlanner
@@ -37,11 +38,12 @@ final class PlaceIndex: @unchecked Sendable {
 
     func record(_ entry: Transcript.Entry) {
         guard case .toolOutput(let output) = entry, let result = output.result else { return }
-        guard output.tool == "findPointsOfInterest", let found = ToolResults.decode(ToolResults.Places.self, from: result) else { return }
+        guard output.tool == "findPointsOfInterest" else { return }
+        let found = Partial<PointsOfInterest>(result)
         lock.withLock {
-            for place in found.results {
-                guard let latitude = place.latitude, let longitude = place.longitude else { continue }
-                storage[place.name] = .init(latitude: latitude, longitude: longitude)
+            for place in found.results ?? [] {
+                guard let name = place.name, let latitude = place.latitude, let longitude = place.longitude else { continue }
+                storage[name] = .init(latitude: latitude, longitude: longitude)
             }
         }
     }

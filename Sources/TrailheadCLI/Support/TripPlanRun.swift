@@ -45,16 +45,16 @@ struct TripPlanRun {
         let stream = planner.plan(with: session, options: options)
         do {
             // Snapshots come from the answer turn, after every tool has answered.
-            var facts: PlanEvaluation.ToolFacts?
+            var facts: ToolFacts?
             for try await snapshot in stream {
-                if facts == nil { facts = PlanEvaluation.ToolFacts(transcript: session.transcript.entries) }
+                if facts == nil { facts = ToolFacts(transcript: session.transcript.entries) }
                 let finished = Partial<TripPlanner.Draft>(StreamingItinerary.droppingLastLeaf(snapshot.rawContent))
                 onSnapshot(planner.itinerary(from: finished, facts: facts!))
             }
             try Task.checkCancellation()
             let response = try await stream.collect()
             trace?.span("plan", category: "agent", track: "agent", start: start, end: trace?.now() ?? 0)
-            let known = PlanEvaluation.ToolFacts(transcript: session.transcript.entries)
+            let known = ToolFacts(transcript: session.transcript.entries)
             return .finished(planner.itinerary(from: response.content, facts: known), turns: response.turns)
         } catch {
             if case LanguageModelSession.GenerationError.ungrounded(let failure) = error, let problem = planner.requestProblem(failure) {

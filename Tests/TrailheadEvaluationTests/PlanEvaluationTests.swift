@@ -1,7 +1,8 @@
 import Testing
 import TrailheadSchema
+import TripPlanner
 
-@testable import TripPlanner
+@testable import TrailheadEvaluation
 
 /// `agent eval`'s checks of what a person reads, one by one, on plans with the faults the 1.5B
 /// model's plans had: glued or cut words, texts that stop mid-sentence, a note written three
@@ -9,8 +10,8 @@ import TrailheadSchema
 @Suite struct PlanEvaluationTests {
     let request = TripRequest(landmark: "Yellowstone National Park", days: 1, from: "2026-12-01", to: "2026-12-31")
 
-    var facts: PlanEvaluation.ToolFacts {
-        var facts = PlanEvaluation.ToolFacts()
+    var facts: ToolFacts {
+        var facts = ToolFacts()
         facts.add(tool: "findPointsOfInterest", result: [
             "landmark": ["name": "Yellowstone National Park", "latitude": 44.4, "longitude": -110.6],
             "results": [
@@ -89,6 +90,29 @@ import TrailheadSchema
         #expect(town.detail == "West Yellowstone is a town, not a thing to do")
         let destination = try check("activities are things to do", of: itinerary([("Yellowstone National Park", "See it all."), good[1]]))
         #expect(destination.detail == "Yellowstone National Park is the destination itself")
+    }
+
+    @Test func aPlaceTheToolMarksADestinationIsNotAThingToDo() throws {
+        let request = TripRequest(landmark: "Grand Canyon Village", days: 1, from: "2026-12-01", to: "2026-12-31")
+        var facts = ToolFacts()
+        facts.add(tool: "findPointsOfInterest", result: [
+            "landmark": ["name": "Grand Canyon Village", "latitude": 36.05, "longitude": -112.14],
+            "results": [
+                ["name": "Grand Canyon National Park", "category": "landmark", "latitude": 36.06, "longitude": -112.14, "distanceKm": 1.5,
+                 "description": "national park: A mile-deep canyon.", "destination": true],
+                ["name": "Mather Point", "category": "viewpoint", "latitude": 36.06, "longitude": -112.11, "distanceKm": 3,
+                 "description": "The busiest overlook."],
+            ],
+        ])
+        let itinerary: Partial<Itinerary> = Partial([
+            "title": "Canyon Days", "destination": "Grand Canyon Village", "description": "The canyon in one day.", "rationale": "The day is free.",
+            "days": [["date": "2026-12-05", "activities": [
+                ["time": "morning", "place": "Grand Canyon National Park"], ["time": "afternoon", "place": "Mather Point"],
+            ]]],
+        ])
+        let evaluation = PlanEvaluation(itinerary: itinerary, request: request, facts: facts, plugins: ["poi"])
+        let check = try #require(evaluation.checks.first { $0.name == "activities are things to do" })
+        #expect(check.detail == "Grand Canyon National Park is a destination in itself, not a thing to do there")
     }
 
     /// "statements agree with the tools" of a plan whose rationale is `rationale`.

@@ -1,72 +1,11 @@
-import TrailheadSchema
-import TripPlanner
+/// The report `agent eval --json` writes: every run, then the totals.
+public struct PlanReport: Encodable {
+    var runs: [RunReport]
+    var summary: Summary
 
-/// The files `agent eval` reads and the report it writes, as Swift types: JSON only where it is
-/// read or written.
-extension EvalCommand {
-    /// One line of a requests file (or a recorded plan's `request`).
-    struct RequestLine: Decodable {
-        var landmark: String?
-        var days: Int?
-        var from: String?
-        var to: String?
-        var tools: Names?
-        var companions: Names?
-
-        func request(line: Int, in path: String) throws -> (TripRequest, [String]) {
-            guard let landmark, !landmark.isEmpty else { throw CommandError("\(path):\(line): a request needs a \"landmark\"", exitCode: .usage) }
-            let request = TripRequest(landmark: landmark, days: days ?? 3, from: from, to: to, companions: companions?.names ?? [])
-            if let problem = request.problem { throw CommandError("\(path):\(line): \(problem)", exitCode: .usage) }
-            return (request, tools?.names ?? ["poi", "calendar", "contacts"])
-        }
-    }
-
-    /// Names written as a list, or as one comma-separated string ("poi, calendar").
-    struct Names: Decodable {
-        var names: [String]
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
-                names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            } else {
-                names = try container.decode([String].self)
-            }
-        }
-    }
-
-    /// One plan another agent made, to judge with the same checks (`--recorded`).
-    struct RecordedPlan: Decodable {
-        var request: GeneratedContent?
-        var itinerary: Partial<Itinerary>?
-        var wallSeconds: Double?
-        var turns: Int?
-        var tokensOut: Int?
-        var uncachedTokensIn: Int?
-        var serverPromptMs: Double?
-        var serverDecodeMs: Double?
-        var toolOutputs: [ToolOutput]?
-        var error: String?
-
-        struct ToolOutput: Decodable {
-            var tool: String
-            var result: GeneratedContent?
-        }
-
-        /// What the recorded tools returned.
-        var facts: PlanEvaluation.ToolFacts {
-            var facts = PlanEvaluation.ToolFacts()
-            for output in toolOutputs ?? [] {
-                if let result = output.result { facts.add(tool: output.tool, result: result) }
-            }
-            return facts
-        }
-    }
-
-    /// `--json`: every run, then the totals.
-    struct Report: Encodable {
-        var runs: [RunReport]
-        var summary: Summary
+    public init(_ runs: [PlanRun]) {
+        self.runs = runs.map(RunReport.init)
+        self.summary = Summary(runs)
     }
 
     struct RunReport: Encodable {
@@ -84,9 +23,9 @@ extension EvalCommand {
         var error: String?
         var checks: [PlanEvaluation.Check]?
 
-        init(_ run: Run) {
+        init(_ run: PlanRun) {
             agent = run.label
-            request = EvalCommand.title(run.request)
+            request = PlanRun.title(run.request)
             self.run = run.index
             tools = run.tools
             succeeded = run.succeeded
@@ -123,16 +62,30 @@ extension EvalCommand {
     }
 
     /// The totals of a report; a rate that could not be measured is NaN (null in JSON).
-    struct Summary: Encodable {
-        var decodeTokensPerSecond: Double
-        var medianWallOverFloor: Double
-        var medianWallSeconds: Double
-        var passed: Int
-        var promptTokensPerSecond: Double
-        var runs: Int
-        var succeeded: Int
+    public struct Summary: Encodable {
+        public var decodeTokensPerSecond: Double
+        public var medianWallOverFloor: Double
+        public var medianWallSeconds: Double
+        public var passed: Int
+        public var promptTokensPerSecond: Double
+        public var runs: Int
+        public var succeeded: Int
 
-        func encode(to encoder: any Encoder) throws {
+        public init(_ runs: [PlanRun]) {
+            let decodeTokens = runs.reduce(0) { $0 + $1.tokensOut }, decodeMs = runs.reduce(0.0) { $0 + $1.decodeMs }
+            let promptTokens = runs.reduce(0) { $0 + $1.uncachedTokensIn }, promptMs = runs.reduce(0.0) { $0 + $1.promptMs }
+            let walls = runs.map(\.wallSeconds).sorted()
+            let ratios = runs.filter { $0.floorSeconds > 0 }.map { $0.wallSeconds / $0.floorSeconds }.sorted()
+            decodeTokensPerSecond = decodeMs > 0 ? Double(decodeTokens) / decodeMs * 1000 : .nan
+            medianWallOverFloor = ratios.isEmpty ? .nan : ratios[ratios.count / 2]
+            medianWallSeconds = walls.isEmpty ? .nan : walls[walls.count / 2]
+            passed = runs.filter(\.passed).count
+            promptTokensPerSecond = promptMs > 0 ? Double(promptTokens) / promptMs * 1000 : .nan
+            self.runs = runs.count
+            succeeded = runs.filter(\.succeeded).count
+        }
+
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             func measured(_ value: Double) -> Double? { value.isFinite ? value : nil }
             try container.encode(measured(decodeTokensPerSecond), forKey: .decodeTokensPerSecond)

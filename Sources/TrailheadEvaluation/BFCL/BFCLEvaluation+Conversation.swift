@@ -12,7 +12,7 @@ import TrailheadSupport
 extension BFCLEvaluation {
     /// `item` through `agent serve` (`.endpoint`, the official `openai` client) or a peer, driven
     /// through every turn as a framework drives a chat-completions server.
-    func drivenConversation(_ item: BFCLCase, _ agent: Agent, _ endpoint: String) throws(CommandError) -> CaseResult {
+    func drivenConversation(_ item: BFCLCase, _ agent: Agent, _ endpoint: String) throws(BFCLError) -> CaseResult {
         let name = agent == .endpoint ? "endpoint" : agent == .text ? "peer_text" : "peer_native"
         var request = peerRequest("peer_conversation", item, endpoint: endpoint)
         request["mode"] = .string(agent == .text ? "text" : "native")
@@ -31,7 +31,7 @@ extension BFCLEvaluation {
     /// One session across the turns, as an agent holds a conversation: each user turn is a
     /// `respond`, whose tool loop runs until the model answers; a turn that fails leaves its calls in
     /// the transcript and the conversation goes on with the next turn.
-    func trailheadConversation(_ item: BFCLCase) async throws(CommandError) -> CaseResult {
+    func trailheadConversation(_ item: BFCLCase) async throws(BFCLError) -> CaseResult {
         let worker = worker, id = item.id
         let tools = item.tools.map { tool in
             var tool = tool
@@ -53,7 +53,7 @@ extension BFCLEvaluation {
         session.configuration.toolSearch = toolSearch
         if let transcripts {
             do { session.configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
-                throw CommandError("\(error)")
+                throw BFCLError("\(error)")
             }
         }
         let options = options
@@ -94,7 +94,7 @@ extension BFCLEvaluation {
         return steps.filter { !$0.isEmpty }.map { .array($0) }
     }
 
-    private func scoreConversation(_ item: BFCLCase, agent: String, turns: [GeneratedContent]) throws(CommandError) -> Verdict {
+    private func scoreConversation(_ item: BFCLCase, agent: String, turns: [GeneratedContent]) throws(BFCLError) -> Verdict {
         Self.verdict(try worker.ask(["op": "score_conversation", "id": .string(item.id), "agent": .string(agent), "turns": .array(turns)]))
     }
 

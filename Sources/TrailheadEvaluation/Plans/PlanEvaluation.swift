@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadAgent
 import TrailheadSchema
+import TripPlanner
 
 /// Whether a plan is a good answer to its request: the checks of `agent eval`, from the
 /// itinerary and what the tools returned (a transcript's tool outputs). Used for Trailhead's own
@@ -16,66 +17,8 @@ public struct PlanEvaluation: Sendable {
     public var checks: [Check]
     public var passed: Bool { checks.allSatisfy(\.passed) }
 
-    /// What the tools returned during the run, by tool.
-    public struct ToolFacts: Sendable {
-        /// `calendarFreeDays`'s free days, nil when the calendar was not asked.
-        public var freeDays: [String]?
-        /// Names `findPointsOfInterest` returned, nil when it was not asked.
-        public var places: [String]?
-        /// Names `searchContacts` returned, nil when it was not asked.
-        public var contacts: [String]?
-        /// The category of each place `findPointsOfInterest` returned.
-        public var categories: [String: String] = [:]
-        /// The places to stay (lodging, campgrounds) `findPointsOfInterest` returned, best known first.
-        public var lodging: [String] = []
-        /// The landmarks `findPointsOfInterest` searched around, as it named them.
-        public var landmarks: [String] = []
-        /// What `findPointsOfInterest` said of each place (its first description), and how far
-        /// from the landmark it is, in km.
-        public var descriptions: [String: String] = [:]
-        public var distances: [String: Double] = [:]
-        /// The places it marked as destinations in themselves (a curated landmark, a national park).
-        public var destinations: Set<String> = []
-
-        public init(freeDays: [String]? = nil, places: [String]? = nil, contacts: [String]? = nil) {
-            self.freeDays = freeDays
-            self.places = places
-            self.contacts = contacts
-        }
-
-        /// The facts in a transcript's tool outputs.
-        public init(transcript: [Transcript.Entry]) {
-            self.init()
-            for entry in transcript {
-                guard case .toolOutput(let output) = entry, let result = output.result else { continue }
-                add(tool: output.tool, result: result)
-            }
-        }
-
-        /// Takes in one result of `tool`.
-        public mutating func add(tool: String, result: GeneratedContent) {
-            switch tool {
-            case "calendarFreeDays":
-                freeDays = (freeDays ?? []) + (ToolResults.decode(ToolResults.FreeDays.self, from: result)?.freeDays ?? [])
-            case "findPointsOfInterest":
-                let found = ToolResults.decode(ToolResults.Places.self, from: result)?.results ?? []
-                places = (places ?? []) + found.map(\.name)
-                for place in found {
-                    if let category = place.category { categories[place.name] = categories[place.name] ?? category }
-                    if let description = place.description { descriptions[place.name] = descriptions[place.name] ?? description }
-                    if let distance = place.distanceKm { distances[place.name] = distances[place.name] ?? distance }
-                    if place.destination == true { destinations.insert(place.name) }
-                    if let category = place.category, TripPlanner.stays.contains(category), !lodging.contains(place.name) { lodging.append(place.name) }
-                }
-                if let landmark = ToolResults.decode(ToolResults.Places.self, from: result)?.landmark?.name, !landmarks.contains(landmark) {
-                    landmarks.append(landmark)
-                }
-            case "searchContacts":
-                contacts = (contacts ?? []) + (ToolResults.decode(ToolResults.Contacts.self, from: result)?.contacts.map(\.name) ?? [])
-            default: break
-            }
-        }
-    }
+    /// The bound in words a peer's notes are checked against (Trailhead's plans write none).
+    public static let noteWords = 3...16
 
     /// The checks of `itinerary` (whole or not: a peer's plan may lack members) against `request`,
     /// given the tools' facts; `plugins` are the enabled plugins (a plan that never asked an enabled
@@ -83,7 +26,7 @@ public struct PlanEvaluation: Sendable {
     /// bound in words.
     public init(
         itinerary: Partial<Itinerary>, request: TripRequest, facts given: ToolFacts, plugins: [String], activitiesPerDay: Int = 2,
-        noteWords: Int = TripPlanner.noteWords.upperBound
+        noteWords: Int = PlanEvaluation.noteWords.upperBound
     ) {
         var facts = given
         if plugins.contains("calendar"), facts.freeDays == nil { facts.freeDays = [] }
@@ -104,7 +47,7 @@ public struct PlanEvaluation: Sendable {
             let freeSet = Set(free)
             check("free days", dates.filter { !freeSet.contains($0) }.map { "\($0) is not a free day the calendar reported" })
             let run = Self.longestRun(of: free.filter { window.contains($0) })
-            let consecutive = Self.isConsecutive(dates.sorted())
+            let consecutive = TripPlanner.isConsecutive(dates.sorted())
             check("consecutive days", consecutive || run < request.days ? [] : ["\(dates.joined(separator: ", ")) are not consecutive, though \(run) free days in a row exist"])
         }
         if let returned = facts.places {
@@ -117,7 +60,7 @@ public struct PlanEvaluation: Sendable {
         } else {
             let found = Set(facts.contacts ?? [])
             var problems = companions.filter { !found.contains($0) }.map { "\($0) was not found in the contacts" }
-            problems += companions.filter { name in !request.companions.contains { Self.names(name, $0) } }.map { "\($0) was not named in the request" }
+            problems += companions.filter { !request.namesCompanion($0) }.map { "\($0) was not named in the request" }
             if companions.isEmpty { problems.append("no companions, though the request names \(request.companions.joined(separator: ", "))") }
             check("companions from the request", problems)
         }
@@ -207,17 +150,6 @@ public struct PlanEvaluation: Sendable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let last = trimmed.last, ".!?".contains(last) else { return false }
         return !trimmed.hasSuffix("...")
-    }
-
-    /// True when `full` (a contact's name) is the person `asked` names ("Ana" → "Ana Lima").
-    static func names(_ full: String, _ asked: String) -> Bool {
-        let words = Set(full.lowercased().split(separator: " "))
-        return asked.lowercased().split(separator: " ").allSatisfy { words.contains($0) }
-    }
-
-    static func isConsecutive(_ dates: [String]) -> Bool {
-        let days = dates.compactMap { ItineraryFormat.parseDay($0) }
-        return zip(days, days.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 86_400 }
     }
 
     /// The most consecutive days in `dates`.

@@ -6,22 +6,22 @@ import TrailheadSupport
 /// evaluation: it reads BFCL's cases from the pinned `bfcl-eval` wheel, runs the peers against the
 /// same llama-server, and scores calls with BFCL's own AST checker. One JSON request a line, one
 /// JSON answer a line. One request at a time (a lock): a conversation's tools ask it too.
-final class BFCLWorker: @unchecked Sendable {
+public final class BFCLWorker: @unchecked Sendable {
     private let process: ChildProcess
     private var lines: LineReader
     private let lock = NSLock()
 
     /// Starts the worker with the cache's Python (`make bench` installs `bfcl-eval` there).
-    init(home: String, python: String) throws(CommandError) {
+    public init(home: String, python: String) throws(BFCLError) {
         let script = home + "/Scripts/bfcl/bfcl_worker.py"
-        guard FileManager.default.fileExists(atPath: script) else { throw CommandError("\(script) is missing: --bfcl runs from a Trailhead checkout") }
+        guard FileManager.default.fileExists(atPath: script) else { throw BFCLError("\(script) is missing: --bfcl runs from a Trailhead checkout") }
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw CommandError("\(python) is missing: run `Scripts/setup-python.sh` (`make test` and `make bench` run it) to install BFCL's data and checker")
+            throw BFCLError("\(python) is missing: run `Scripts/setup-python.sh` (`make test` and `make bench` run it) to install BFCL's data and checker")
         }
         do {
             process = try ChildProcess(python, [script], options: .init(standardInput: .pipe, standardOutput: .pipe, standardError: .inherit))
         } catch {
-            throw CommandError("cannot start the BFCL worker: \(error)")
+            throw BFCLError("cannot start the BFCL worker: \(error)")
         }
         lines = LineReader(fd: process.standardOutput!)
     }
@@ -32,17 +32,17 @@ final class BFCLWorker: @unchecked Sendable {
     }
 
     /// Sends one request and waits for its answer; a `failure` answer is thrown.
-    func ask(_ request: GeneratedContent) throws(CommandError) -> GeneratedContent {
+    func ask(_ request: GeneratedContent) throws(BFCLError) -> GeneratedContent {
         lock.lock()
         defer { lock.unlock() }
         let line = Array((request.jsonString + "\n").utf8)
-        guard let fd = process.standardInput, Self.writeAll(fd, line) else { throw CommandError("the BFCL worker stopped reading") }
-        guard let answer = lines.next() else { throw CommandError("the BFCL worker ended (its errors are above)") }
+        guard let fd = process.standardInput, Self.writeAll(fd, line) else { throw BFCLError("the BFCL worker stopped reading") }
+        guard let answer = lines.next() else { throw BFCLError("the BFCL worker ended (its errors are above)") }
         let content: GeneratedContent
         do { content = try GeneratedContent(json: String(decoding: answer, as: UTF8.self)) } catch {
-            throw CommandError("the BFCL worker answered something that is not JSON: \(String(decoding: answer.prefix(200), as: UTF8.self))")
+            throw BFCLError("the BFCL worker answered something that is not JSON: \(String(decoding: answer.prefix(200), as: UTF8.self))")
         }
-        if let failure = content["failure"]?.stringValue { throw CommandError("BFCL worker: \(failure)") }
+        if let failure = content["failure"]?.stringValue { throw BFCLError("BFCL worker: \(failure)") }
         return content
     }
 

@@ -17,11 +17,11 @@ import TrailheadSupport
 /// A conversation category (`multi_turn_base`) runs every user turn through one session whose tools
 /// execute on BFCL's backends, and each peer through the same turns as a framework drives a
 /// chat-completions server (`BFCLEvaluation+Conversation.swift`); BFCL's `multi_turn_checker` scores them.
-struct BFCLEvaluation {
-    static let defaultCategories = ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]
+public struct BFCLEvaluation {
+    public static let defaultCategories = ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]
 
     /// Who answered a case.
-    enum Agent: String, CaseIterable, Sendable {
+    public enum Agent: String, CaseIterable, Sendable {
         case trailhead
         /// The same model through `agent serve` (in this process), driven by the official `openai` client.
         case endpoint = "agent serve, openai client"
@@ -29,7 +29,7 @@ struct BFCLEvaluation {
         case text = "peer (b) calls from text"
 
         /// For the progress line.
-        var short: String {
+        public var short: String {
             switch self {
             case .trailhead: "trailhead"
             case .endpoint: "serve"
@@ -39,22 +39,22 @@ struct BFCLEvaluation {
         }
     }
 
-    struct CaseResult: Sendable {
-        var agent: Agent
-        var id: String
-        var category: String
-        var valid: Bool
-        var error: String
+    public struct CaseResult: Sendable {
+        public var agent: Agent
+        public var id: String
+        public var category: String
+        public var valid: Bool
+        public var error: String
         /// BFCL's name for the failure ("multi_turn:instance_state_mismatch", "no call", …); empty when valid.
-        var kind = ""
-        var seconds: Double
-        var promptTokens: Int?
-        var completionTokens: Int?
-        var calls: [GeneratedContent]
+        public var kind = ""
+        public var seconds: Double
+        public var promptTokens: Int?
+        public var completionTokens: Int?
+        public var calls: [GeneratedContent]
         /// The server's own prompt and decode time and their tokens (Trailhead's turns; llama.cpp's timings).
-        var rates = ModelRates()
+        public var rates = ModelRates()
 
-        var json: GeneratedContent {
+        public var json: GeneratedContent {
             [
                 "agent": .string(agent.rawValue), "id": .string(id), "category": .string(category), "valid": .bool(valid),
                 "error": .string(error), "kind": .string(kind), "seconds": .number(seconds), "promptTokens": promptTokens.map { .number(Double($0)) } ?? .null,
@@ -68,21 +68,28 @@ struct BFCLEvaluation {
     /// The OpenAI-compatible endpoint of the same server, for the peers (nil: no peers).
     var peerEndpoint: String?
     /// `agent serve`'s endpoint serving the same model as "local" (nil: not measured).
-    var serveEndpoint: String?
+    public var serveEndpoint: String?
     var transcripts: String?
     var options = GenerationOptions(temperature: 0)
     /// Functions of other cases to add to each case's own (Trailhead only; the peers get the case's).
-    var distractors: BFCLDistractors?
-    var distractorCount = 0
-    var toolSearch = ToolSearch.automatic
+    public var distractors: BFCLDistractors?
+    public var distractorCount = 0
+    public var toolSearch = ToolSearch.automatic
     /// BFCL's system prompt for every agent (false: none, only the case's own system messages).
-    var usesBFCLInstructions = true
+    public var usesBFCLInstructions = true
 
-    func cases(_ categories: [String], limit: Int?) throws(CommandError) -> [BFCLCase] {
+    public init(worker: BFCLWorker, model: any LanguageModel, peerEndpoint: String?, transcripts: String?) {
+        self.worker = worker
+        self.model = model
+        self.peerEndpoint = peerEndpoint
+        self.transcripts = transcripts
+    }
+
+    public func cases(_ categories: [String], limit: Int?) throws(BFCLError) -> [BFCLCase] {
         var request: JSONObject = ["op": "cases", "categories": .array(categories.map { .string($0) })]
         if let limit { request["limit"] = .number(Double(limit)) }
         let answer = try worker.ask(.object(request))
-        return try (answer["cases"]?.arrayValue ?? []).map { json throws(CommandError) in
+        return try (answer["cases"]?.arrayValue ?? []).map { json throws(BFCLError) in
             let conversation = json["category"]?.stringValue?.hasPrefix("multi_turn") == true
             let instructions = answer[conversation ? "multi_turn_instructions" : "instructions"]?.stringValue
             return try BFCLCase(json, instructions: usesBFCLInstructions ? instructions : nil)
@@ -92,7 +99,7 @@ struct BFCLEvaluation {
     /// Runs one case through Trailhead and the peers; results in `Agent` order. Trailhead's session
     /// and `agent serve` send the same prompt, so the second finds it in the server's cache:
     /// `serveFirst` (every other case) lets each go first as often.
-    func evaluate(_ item: BFCLCase, serveFirst: Bool = false) async throws(CommandError) -> [CaseResult] {
+    public func evaluate(_ item: BFCLCase, serveFirst: Bool = false) async throws(BFCLError) -> [CaseResult] {
         var served: CaseResult?
         if serveFirst { served = try endpointResult(item) }
         let session = item.isConversation ? try await trailheadConversation(item) : try await trailhead(item)
@@ -119,13 +126,13 @@ struct BFCLEvaluation {
     }
 
     /// The case through `agent serve` (nil: not measured): a conversation driven turn by turn, or one request.
-    private func endpointResult(_ item: BFCLCase) throws(CommandError) -> CaseResult? {
+    private func endpointResult(_ item: BFCLCase) throws(BFCLError) -> CaseResult? {
         guard let serveEndpoint else { return nil }
         return item.isConversation ? try drivenConversation(item, .endpoint, serveEndpoint) : try served(item, serveEndpoint)
     }
 
     /// The case through `agent serve` with the official `openai` client: the calls the response holds.
-    private func served(_ item: BFCLCase, _ endpoint: String) throws(CommandError) -> CaseResult {
+    private func served(_ item: BFCLCase, _ endpoint: String) throws(BFCLError) -> CaseResult {
         var request = peerRequest("peer", item, endpoint: endpoint)
         request["client"] = "openai"
         let reply = try worker.ask(.object(request))
@@ -148,7 +155,7 @@ struct BFCLEvaluation {
         ]
     }
 
-    private func trailhead(_ item: BFCLCase) async throws(CommandError) -> CaseResult {
+    private func trailhead(_ item: BFCLCase) async throws(BFCLError) -> CaseResult {
         let tools = distractors?.tools(for: item, count: distractorCount) ?? item.tools
         let session = LanguageModelSession(model: model, tools: tools, instructions: item.instructions.isEmpty ? nil : Instructions(item.instructions))
         var configuration = session.configuration
@@ -156,7 +163,7 @@ struct BFCLEvaluation {
         configuration.toolSearch = toolSearch
         if let transcripts {
             do { configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {
-                throw CommandError("\(error)")
+                throw BFCLError("\(error)")
             }
         }
         session.configuration = configuration
@@ -197,7 +204,7 @@ struct BFCLEvaluation {
 
     typealias Verdict = (valid: Bool, error: String, kind: String)
 
-    private func score(_ item: BFCLCase, _ calls: [GeneratedContent]) throws(CommandError) -> Verdict {
+    private func score(_ item: BFCLCase, _ calls: [GeneratedContent]) throws(BFCLError) -> Verdict {
         Self.verdict(try worker.ask(["op": "score", "id": .string(item.id), "calls": .array(calls)]))
     }
 
@@ -206,8 +213,10 @@ struct BFCLEvaluation {
     }
 
     /// What the server reported of its own speed, summed over turns.
-    struct ModelRates: Sendable {
+    public struct ModelRates: Sendable {
         var promptTokens = 0, promptMs = 0.0, decodeTokens = 0, decodeMs = 0.0
+
+        public init() {}
 
         mutating func add(_ turn: Transcript.ModelTurn) {
             guard let prompt = turn.serverPromptMs, let decode = turn.serverDecodeMs else { return }
@@ -217,7 +226,7 @@ struct BFCLEvaluation {
             decodeMs += decode
         }
 
-        mutating func add(_ other: ModelRates) {
+        public mutating func add(_ other: ModelRates) {
             promptTokens += other.promptTokens
             promptMs += other.promptMs
             decodeTokens += other.decodeTokens
@@ -225,7 +234,7 @@ struct BFCLEvaluation {
         }
 
         /// "prompt 66.8 tokens/s, decode 9.9 tokens/s" (as llama.cpp timed them).
-        var description: String {
+        public var description: String {
             guard promptMs > 0, decodeMs > 0 else { return "model rates unknown (the server reports no timings)" }
             return String(format: "prompt %.1f tokens/s, decode %.1f tokens/s", Double(promptTokens) / promptMs * 1000, Double(decodeTokens) / decodeMs * 1000)
         }
@@ -234,7 +243,7 @@ struct BFCLEvaluation {
     // MARK: - Report
 
     /// Accuracy per category and agent, with the median seconds and tokens per case.
-    static func table(_ results: [CaseResult], categories: [String]) -> String {
+    public static func table(_ results: [CaseResult], categories: [String]) -> String {
         var lines = ["| category | agent | cases | correct | accuracy | median s | median prompt tokens | median output tokens |",
                      "|---|---|---:|---:|---:|---:|---:|---:|"]
         for category in categories + ["all"] {
@@ -251,7 +260,7 @@ struct BFCLEvaluation {
     }
 
     /// Each category's failures by BFCL's kind, per agent: "| multiple | trailhead | 3 × simple_function_checker:wrong_func_name, … |".
-    static func failureKinds(_ results: [CaseResult], categories: [String]) -> String {
+    public static func failureKinds(_ results: [CaseResult], categories: [String]) -> String {
         var lines = ["| category | agent | failures by kind |", "|---|---|---|"]
         for category in categories {
             for agent in Agent.allCases {

@@ -1,20 +1,6 @@
-/// The kinds of place the index knows: one list shared by the index, the importers and the
-/// `findPointsOfInterest` tool's `category` enum (which is generated from `allCases`).
-public enum PoiCategory: String, CaseIterable, Sendable, Codable {
-    case hike
-    case viewpoint
-    case campground
-    case lodging
-    case restaurant
-    case cafe
-    case museum
-    case marina
-    case beach
-    case stargazing
-    case landmark
-    case town
-    case airport
+import PointsOfInterestTypes
 
+extension PoiCategory {
     /// The category's number in the R*Tree's third dimension: its place in declaration order
     /// (a new category goes last, and bumps `GeoIndexSchema.version`).
     public var code: Int { PoiCategory.allCases.firstIndex(of: self)! }

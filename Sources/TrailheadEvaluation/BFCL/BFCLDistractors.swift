@@ -4,11 +4,11 @@
 /// Deterministic: the distractors of a case start at a place in the pool and the case's own
 /// functions go at a place among them, both from the case's id, so every run and every
 /// configuration (`--tool-search`) sees the same tools in the same order.
-struct BFCLDistractors {
+public struct BFCLDistractors {
     /// Functions of all loaded cases, each name once, in the cases' order.
     let pool: [BFCLTool]
 
-    init(cases: [BFCLCase]) {
+    public init(cases: [BFCLCase]) {
         var seen: Set<String> = []
         var pool: [BFCLTool] = []
         for item in cases { for tool in item.tools where seen.insert(tool.name).inserted { pool.append(tool) } }

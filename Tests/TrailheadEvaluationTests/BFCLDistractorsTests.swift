@@ -1,7 +1,7 @@
 import TrailheadSchema
 import XCTest
 
-@testable import TrailheadCLI
+@testable import TrailheadEvaluation
 
 /// `agent eval --bfcl --distractors N`: a case's own functions among N of other cases, the same
 /// every run.

@@ -4,7 +4,7 @@ import TrailheadModels
 import TrailheadSchema
 import XCTest
 
-@testable import TrailheadCLI
+@testable import TrailheadEvaluation
 
 /// `agent eval --bfcl multi_turn_base`, on BFCL's own first conversation (a file system and a
 /// posting API) with a scripted model: the calls run on BFCL's executable backends through the

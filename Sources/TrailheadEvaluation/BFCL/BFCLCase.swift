@@ -4,9 +4,9 @@ import TrailheadSchema
 /// One case of the Berkeley Function Calling Leaderboard as the BFCL worker hands it over: a
 /// question, the functions it may call (as OpenAI-style tools, converted the way BFCL converts
 /// them for function-calling models) and the system prompt BFCL gives every model.
-struct BFCLCase: Sendable {
-    var id: String
-    var category: String
+public struct BFCLCase: Sendable {
+    public var id: String
+    public var category: String
     var instructions: String
     /// The user's requests, one a turn (each turn's user messages, joined); single-turn
     /// categories have one.
@@ -19,9 +19,9 @@ struct BFCLCase: Sendable {
     var isConversation: Bool { category.hasPrefix("multi_turn") }
 
     /// `instructions` is the system prompt for the case's kind (nil: none at all).
-    init(_ json: GeneratedContent, instructions: String?) throws(CommandError) {
+    init(_ json: GeneratedContent, instructions: String?) throws(BFCLError) {
         guard let id = json["id"]?.stringValue, let category = json["category"]?.stringValue else {
-            throw CommandError("a BFCL case without an id or category: \(json.jsonString.prefix(200))")
+            throw BFCLError("a BFCL case without an id or category: \(json.jsonString.prefix(200))")
         }
         self.id = id
         self.category = category
@@ -32,7 +32,7 @@ struct BFCLCase: Sendable {
         turns = questions.map { messages in
             messages.filter { $0["role"]?.stringValue == "user" }.compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
         }
-        tools = try (json["tools"]?.arrayValue ?? []).map { tool throws(CommandError) in try BFCLTool(tool, caseID: id) }
+        tools = try (json["tools"]?.arrayValue ?? []).map { tool throws(BFCLError) in try BFCLTool(tool, caseID: id) }
     }
 }
 
@@ -48,14 +48,14 @@ struct BFCLTool: Tool {
     let parameters: GenerationSchema
     var execute: (@Sendable (_ name: String, _ arguments: GeneratedContent) throws -> GeneratedContent)?
 
-    init(_ json: GeneratedContent, caseID: String) throws(CommandError) {
+    init(_ json: GeneratedContent, caseID: String) throws(BFCLError) {
         let function = json["function"] ?? json
-        guard let name = function["name"]?.stringValue else { throw CommandError("\(caseID): a function without a name") }
+        guard let name = function["name"]?.stringValue else { throw BFCLError("\(caseID): a function without a name") }
         self.name = name
         description = function["description"]?.stringValue ?? ""
         let schema = Self.subset(function["parameters"] ?? ["type": "object"])
         do { parameters = try GenerationSchema(json: schema) } catch {
-            throw CommandError("\(caseID): the parameters of \(name) are not a schema Trailhead can load: \(error)")
+            throw BFCLError("\(caseID): the parameters of \(name) are not a schema Trailhead can load: \(error)")
         }
     }
 

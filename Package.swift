@@ -91,7 +91,6 @@ let package = Package(
                     exclude: ["Clients", "Browser"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
-        .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),
         .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),

@@ -89,12 +89,16 @@ final class ServeProcess {
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         session.dataTask(with: request) { data, response, error in
-            if let error { failure.set(error) } else { result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())) }
+            if let error {
+                failure.withLock { $0 = error }
+            } else {
+                result.withLock { $0 = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()) }
+            }
             done.signal()
         }.resume()
         done.wait()
-        if let error = failure.get() { throw error }
-        let (status, data) = result.get()!
+        if let error = failure.current { throw error }
+        let (status, data) = result.current!
         return (status, (try? GeneratedContent(json: data)) ?? .string(String(decoding: data, as: UTF8.self)))
     }
 
@@ -114,12 +118,16 @@ final class ServeProcess {
         defer { session.finishTasksAndInvalidate() }
         session.dataTask(with: request) { data, response, error in
             let http = response as? HTTPURLResponse
-            if let error { failure.set(error) } else { result.set((http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", data ?? Data())) }
+            if let error {
+                failure.withLock { $0 = error }
+            } else {
+                result.withLock { $0 = (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", data ?? Data()) }
+            }
             done.signal()
         }.resume()
         done.wait()
-        if let error = failure.get() { throw error }
-        let (status, type, data) = result.get()!
+        if let error = failure.current { throw error }
+        let (status, type, data) = result.current!
         return (status, type, String(decoding: data, as: UTF8.self))
     }
 
@@ -133,28 +141,6 @@ final class ServeProcess {
             return folder.appendingPathComponent("agent").path
         }
         throw Failure(description: "the agent executable is not built: run `swift build --build-tests`")
-    }
-}
-
-/// A value set from a callback thread and read after it signalled.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ newValue: Value) {
-        lock.lock()
-        value = newValue
-        lock.unlock()
-    }
-    func update(_ body: (inout Value) -> Void) {
-        lock.lock()
-        body(&value)
-        lock.unlock()
-    }
-    func get() -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }
 

@@ -84,16 +84,19 @@ let package = Package(
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
-        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
+        // What the test targets share: the checkout, the built products, a scratch folder, the
+        // cache's test data and Python, running the built `agent`, waiting for another process.
+        .target(name: "TrailheadTestSupport", dependencies: ["TrailheadSupport"], path: "Tests/TrailheadTestSupport"),
+        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"],
+        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "TripPlanner"],
                     exclude: ["Clients", "Browser"]),
-        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner"]),
-        .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ final class HostileRequestTests: XCTestCase {
     }()
 
     func testEveryMalformedRequestIsA4xxAndTheServerGoesOnServing() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
         let serve = try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
@@ -114,7 +115,7 @@ final class HostileRequestTests: XCTestCase {
     }
 
     func testAKeyIsCheckedBeforeAnyByteOfTheBodyIsRead() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
         let key = "test-key-\(UUID().uuidString)"

@@ -3,6 +3,7 @@ import TrailheadAgent
 import TrailheadPostgres
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Two `agent serve` replicas sharing a real PostgreSQL (a cluster the test starts): a replica
@@ -10,7 +11,7 @@ import XCTest
 final class ReplicaTests: XCTestCase {
     func testAConversationGoesOnOnTheSecondReplicaAfterTheFirstWasKilledMidAnswer() throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         // Outputs by the conversation's model turn: a call and an answer; then an answer that takes
         // the "model" 2 s (the first replica dies before it; the second replica's turn is the
@@ -63,7 +64,7 @@ final class ReplicaTests: XCTestCase {
 
     func testARestartOfPostgreSQLMidRunLosesNothingAcknowledged() throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         // Each conversation's first turn takes 1.5 s, long enough for the restart to land inside it.
         try ServeFixtures.write([
@@ -103,15 +104,5 @@ final class ReplicaTests: XCTestCase {
             let next = try serve.post("/responses", ["model": "free-days", "input": "And the weekend?", "previous_response_id": answer.body["id"]!])
             XCTAssertEqual(next.status, 200, "\(next.body)")
         }
-    }
-
-    private func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out waiting until \(what)")
-        throw ServeProcess.Failure(description: "timed out waiting until \(what)")
     }
 }

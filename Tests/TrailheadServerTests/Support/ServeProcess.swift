@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,12 +22,11 @@ final class ServeProcess {
 
     /// Starts `agent serve --port 0 arguments…` and waits until it says where it listens.
     init(_ arguments: [String], environment: [String: String?] = [:]) throws {
-        log = ServeFixtures.scratch.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log").path
-        try FileManager.default.createDirectory(at: ServeFixtures.scratch, withIntermediateDirectories: true)
+        log = try Scratch.newFolder("serve") + "/serve.log"
         var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
         for (name, value) in environment { changes[name] = value }
         process = try ChildProcess(
-            try Self.agent(), ["serve", "--port", "0"] + arguments,
+            try BuildProducts.path("agent"), ["serve", "--port", "0"] + arguments,
             options: .init(environment: ChildProcess.Options.environment(adding: changes), standardOutput: .file(log), standardError: .file(log)))
         let deadline = monotonicSeconds() + 60
         while true {
@@ -130,35 +130,10 @@ final class ServeProcess {
         let (status, type, data) = result.current!
         return (status, type, String(decoding: data, as: UTF8.self))
     }
-
-    /// `.build/<config>/agent`, beside the test bundle.
-    static func agent() throws -> String {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("agent").path) {
-            return folder.appendingPathComponent("agent").path
-        }
-        throw Failure(description: "the agent executable is not built: run `swift build --build-tests`")
-    }
 }
 
 /// Files a test writes: an agents file and a model script.
 enum ServeFixtures {
-    /// Where this test process's folders and server logs go; removed when the process exits (a
-    /// run of the suite left some 80 folders in the temporary directory).
-    static let scratch: URL = {
-        atexit { try? FileManager.default.removeItem(at: ServeFixtures.scratch) }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-server-tests-\(getpid())")
-    }()
-
-    static func folder() throws -> String {
-        let folder = scratch.appendingPathComponent("test-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// An agent that answers with text after asking the calendar (a bundled plugin).
     static let agents = """
         {"agents": [{"name": "free-days", "instructions": "You tell the user which days their calendar leaves free.",

@@ -55,7 +55,8 @@ let package = Package(
         // Sessions (LanguageModelSession, Tool, grounding), the agent loop and its step schema,
         // transcripts and traces.
         .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadModels", "TrailheadTools"]),
-        // The umbrella a developer imports: re-exports the session API, models, tools and schemas.
+        // The umbrella a developer imports: re-exports, by name, what a client of the session needs
+        // from the session API, models, tools and schemas (the list: Sources/Trailhead/Trailhead.swift).
         .target(name: "Trailhead", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools", "TrailheadAgent"]),
         // Session transcripts in PostgreSQL through libpq, shared by every `agent serve` replica.
         .target(name: "TrailheadPostgres", dependencies: ["CLibPQ", "TrailheadAgent", "TrailheadSchema"]),

@@ -55,7 +55,8 @@ let package = Package(
         // Sessions (LanguageModelSession, Tool, grounding), the agent loop and its step schema,
         // transcripts and traces.
         .target(name: "TrailheadAgent", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadModels", "TrailheadTools"]),
-        // The umbrella a developer imports: re-exports the session API, models, tools and schemas.
+        // The umbrella a developer imports: re-exports, by name, what a client of the session needs
+        // from the session API, models, tools and schemas (the list: Sources/Trailhead/Trailhead.swift).
         .target(name: "Trailhead", dependencies: ["TrailheadSchema", "TrailheadModels", "TrailheadTools", "TrailheadAgent"]),
         // Session transcripts in PostgreSQL through libpq, shared by every `agent serve` replica.
         .target(name: "TrailheadPostgres", dependencies: ["CLibPQ", "TrailheadAgent", "TrailheadSchema"]),
@@ -91,18 +92,20 @@ let package = Package(
         .target(name: "PoiTool", dependencies: ["TrailheadPluginKit", "PointsOfInterestTypes", "GeoIndex"]),
         .target(name: "FixtureTool", dependencies: ["TrailheadPluginKit"]),
 
-        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport"]),
+        // What the test targets share: the checkout, the built products, a scratch folder, the
+        // cache's test data and Python, running the built `agent`, waiting for another process.
+        .target(name: "TrailheadTestSupport", dependencies: ["TrailheadSupport"], path: "Tests/TrailheadTestSupport"),
+        .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TripPlanner"],
+        .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "TripPlanner"],
                     exclude: ["Clients", "Browser"]),
-        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner", "PointsOfInterestTypes"]),
-        .testTarget(name: "TrailheadEvaluationTests", dependencies: ["TrailheadEvaluation", "TripPlanner", "TrailheadAgent", "TrailheadModels", "TrailheadSchema"]),
-        .testTarget(name: "PluginTests", dependencies: ["TrailheadTools", "TrailheadSchema"]),
-        .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport"]),
-        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "PointsOfInterestTypes", "TrailheadSchema", "TrailheadSupport", "CTrailheadTool"]),
+        .testTarget(name: "TrailheadEvaluationTests", dependencies: ["TrailheadEvaluation", "TripPlanner", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
+        .testTarget(name: "GeoIndexTests", dependencies: ["GeoIndex", "PointsOfInterestTypes", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "CTrailheadTool"]),
     ],
     swiftLanguageModes: [.v6]
 )

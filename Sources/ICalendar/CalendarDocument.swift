@@ -26,9 +26,6 @@ public final class CalendarDocument: @unchecked Sendable {
     /// repeated in every query's notes.
     public let readingNotes: [String]
 
-    /// VEVENT components read (single events, series and overrides).
-    public var eventCount: Int { series.count }
-
     /// Reads a file, refusing one that is missing, larger than `maximumFileSize`, or not iCalendar.
     public convenience init(contentsOfFile path: String) throws(CalendarError) {
         var info = stat()

@@ -13,7 +13,7 @@ struct RuleDayFilter {
         var plain = Set<Int>()
         var numbered: [RecurrenceRule.WeekdayNumber] = []
         for entry in rule.byDay ?? [] {
-            if let _ = entry.ordinal, rule.frequency >= .monthly { numbered.append(entry) } else { plain.insert(entry.weekday) }
+            if entry.ordinal != nil, rule.frequency >= .monthly { numbered.append(entry) } else { plain.insert(entry.weekday) }
         }
         plainWeekdays = plain
         numberedWeekdays = numbered

@@ -1,5 +1,6 @@
 import CTrailheadTool
 import Foundation
+import Synchronization
 import TrailheadSchema
 
 extension Plugin {
@@ -33,18 +34,7 @@ private struct ExportedState: @unchecked Sendable {
     var descriptor: UnsafeMutablePointer<trailhead_plugin>?
 }
 
-private final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-private let exported = Locked(ExportedState())
+private let exported = Mutex(ExportedState())
 
 /// Copies `text` into memory the host releases with `free_result`.
 private func hand(_ text: String, to out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TrailheadAgent
 import TrailheadSchema
 
@@ -20,15 +19,14 @@ import TrailheadSchema
 /// one statement, so a step and its event are recorded together or not at all.
 public final class PostgresRunStore: Sendable {
     public let url: String
-    private let pool: [PooledConnection]
-    private let next = Mutex(0)
+    private let pool: ConnectionPool
 
     public init(url: String, connections: Int = 4) throws(SessionStoreError) {
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
             throw SessionStoreError(.failed, "a PostgreSQL run store is a postgresql:// URL, not '\(url.prefix(40))'")
         }
         self.url = url
-        pool = (0..<max(1, connections)).map { _ in PooledConnection(PostgresConnection(url: url)) }
+        pool = ConnectionPool(url: url, size: connections)
         changes = RunChanges(url: url, channels: [Change.queued.rawValue, Change.events.rawValue])
     }
 
@@ -252,17 +250,7 @@ public final class PostgresRunStore: Sendable {
 
     @discardableResult
     private func run(_ sql: String, _ parameters: [String?] = []) throws(SessionStoreError) -> PostgresConnection.Result {
-        let slot = next.withLock { value in
-            defer { value = (value + 1) % pool.count }
-            return value
-        }
-        return try pool[slot].state.withLock { box throws(SessionStoreError) in
-            do throws(PostgresConnection.Failure) { return try box.connection.execute(sql, parameters) } catch {
-                if error.connectionLost { throw SessionStoreError(.unavailable, "PostgreSQL \(description): \(error.message)") }
-                if error.sqlState == "23505" { throw SessionStoreError(.conflict, error.message) }
-                throw SessionStoreError(.failed, "PostgreSQL \(description): \(error.message)")
-            }
-        }
+        try pool.run(sql, parameters)
     }
 }
 

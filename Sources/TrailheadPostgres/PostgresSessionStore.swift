@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TrailheadAgent
 import TrailheadSchema
 
@@ -17,8 +16,7 @@ import TrailheadSchema
 /// so `SessionRecorder` keeps the entries and writes them once the server is back.
 public final class PostgresSessionStore: SessionStore {
     public let url: String
-    private let pool: [PooledConnection]
-    private let next = Mutex(0)
+    private let pool: ConnectionPool
 
     /// Connects lazily; `connections` bounds the statements in flight at once.
     public init(url: String, connections: Int = 4) throws(SessionStoreError) {
@@ -26,7 +24,7 @@ public final class PostgresSessionStore: SessionStore {
             throw SessionStoreError(.failed, "a PostgreSQL store is a postgresql:// URL, not '\(url.prefix(40))'")
         }
         self.url = url
-        pool = (0..<max(1, connections)).map { _ in PooledConnection(PostgresConnection(url: url)) }
+        pool = ConnectionPool(url: url, size: connections)
     }
 
     /// The URL without its password.
@@ -102,18 +100,7 @@ public final class PostgresSessionStore: SessionStore {
 
     @discardableResult
     private func run(_ sql: String, _ parameters: [String?] = []) throws(SessionStoreError) -> PostgresConnection.Result {
-        let slot = next.withLock { value in
-            defer { value = (value + 1) % pool.count }
-            return value
-        }
-        return try pool[slot].state.withLock { box throws(SessionStoreError) in
-            do throws(PostgresConnection.Failure) { return try box.connection.execute(sql, parameters) } catch {
-                if error.connectionLost { throw SessionStoreError(.unavailable, "PostgreSQL \(description): \(error.message)") }
-                if error.sqlState == "23505" { throw SessionStoreError(.conflict, error.message) }
-                if error.sqlState == "23503" { throw SessionStoreError(.failed, "no session in the store: \(error.message)") }
-                throw SessionStoreError(.failed, "PostgreSQL \(description): \(error.message)")
-            }
-        }
+        try pool.run(sql, parameters, missingReference: "no session in the store")
     }
 
     private func check(_ session: String) throws(SessionStoreError) {
@@ -121,14 +108,4 @@ public final class PostgresSessionStore: SessionStore {
             throw SessionStoreError(.failed, "'\(session.prefix(40))' is not a session id (letters, digits, - and _)")
         }
     }
-}
-
-/// One connection of the pool, used under its lock by one thread at a time.
-final class PooledConnection: Sendable {
-    struct Box: @unchecked Sendable {
-        let connection: PostgresConnection
-    }
-
-    let state: Mutex<Box>
-    init(_ connection: PostgresConnection) { state = Mutex(Box(connection: connection)) }
 }

@@ -128,7 +128,7 @@ struct ServeLoadBench: Benchmark {
         print(String(format: "| peer, in process (no HTTP, no store), one at a time: per turn p50 / p99 | %.2f ms / %.2f ms |", percentile(peer, 0.5) * 1e3, percentile(peer, 0.99) * 1e3))
         print(String(format: "| wall time for all, CPU time | %.2f s, %.2f s CPU (%.0f responses/s) |", wall, cpu, Double(2 * sessions) / wall))
         print(String(format: "| memory per open conversation | %.0f KiB (peak RSS %.1f MiB over a baseline of %.1f MiB) |",
-                     Double(peak.withLock { $0 } - baseline) / Double(sessions) / 1024, Double(peak.withLock { $0 }) / 1048576, Double(baseline) / 1048576))
+                     Double(peak.withLock { $0 } - baseline) / Double(sessions) / 1024, Double(peak.withLock { $0 }) / 1_048_576, Double(baseline) / 1_048_576))
         print("| incomplete transcripts | \(incomplete + failed.count) |")
         print("| entries of one conversation in another's | \(foreign) |")
         print("load average \(loadAverage()); scripted model (no model time); store \(store.description)")

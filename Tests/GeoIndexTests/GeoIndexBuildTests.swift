@@ -1,10 +1,11 @@
 import Foundation
+import TrailheadTestSupport
 import XCTest
 @testable import GeoIndex
 
 final class GeoIndexBuildTests: XCTestCase {
     func testBuildFromFixturesCountsEveryLandmarkAndPlace() throws {
-        let path = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let path = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         let summary = try GeoIndexBuilder.build(output: path, landmarksDirectory: Fixtures.landmarks, geoJSONFiles: [Fixtures.desert])
 
         XCTAssertEqual(summary.landmarks, 3)
@@ -33,7 +34,7 @@ final class GeoIndexBuildTests: XCTestCase {
     }
 
     func testMalformedLineNamesFileAndLineAndWritesNothing() throws {
-        let path = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let path = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         let writer = try GeoIndexWriter(path: path)
         XCTAssertThrowsError(try writer.importFile(Fixtures.broken)) { error in
             XCTAssertTrue("\(error)".contains("broken.geojsonseq:2: invalid JSON"), "\(error)")
@@ -42,7 +43,7 @@ final class GeoIndexBuildTests: XCTestCase {
     }
 
     func testFeatureWithCoordinatesOffTheGlobeIsAnError() throws {
-        let directory = try Fixtures.temporaryDirectory(for: self)
+        let directory = try Scratch.newFolder("geoindex", removedAfter: self)
         let file = directory + "/swapped.geojson"
         try #"{"type":"Feature","geometry":{"type":"Point","coordinates":[34.1,-116.0]},"properties":{"name":"Swapped","category":"town"}}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
@@ -53,7 +54,7 @@ final class GeoIndexBuildTests: XCTestCase {
     }
 
     func testLandmarkFileWithUnknownCategoryNamesThePointer() throws {
-        let directory = try Fixtures.temporaryDirectory(for: self)
+        let directory = try Scratch.newFolder("geoindex", removedAfter: self)
         let file = directory + "/bad.json"
         try #"{"name":"X","country":"US","latitude":1,"longitude":2,"description":"d","pointsOfInterest":[{"name":"Y","category":"trail","latitude":1,"longitude":2}]}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
@@ -63,7 +64,7 @@ final class GeoIndexBuildTests: XCTestCase {
     }
 
     func testLandmarkFileWithoutDescriptionIsRefused() throws {
-        let directory = try Fixtures.temporaryDirectory(for: self)
+        let directory = try Scratch.newFolder("geoindex", removedAfter: self)
         let file = directory + "/bad.json"
         try #"{"name":"X","country":"US","latitude":1,"longitude":2}"#.write(toFile: file, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try LandmarkFile.load(file)) { error in
@@ -72,7 +73,7 @@ final class GeoIndexBuildTests: XCTestCase {
     }
 
     func testMissingIndexAndForeignFileGiveClearErrors() throws {
-        let directory = try Fixtures.temporaryDirectory(for: self)
+        let directory = try Scratch.newFolder("geoindex", removedAfter: self)
         XCTAssertThrowsError(try GeoIndex(path: directory + "/none.sqlite")) { error in
             XCTAssertTrue("\(error)".contains("geodata index not found at"), "\(error)")
         }

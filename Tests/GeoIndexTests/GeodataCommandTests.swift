@@ -1,22 +1,18 @@
 import Foundation
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 @testable import GeoIndex
 
 /// `agent geodata build | import | info`, run as the built executable.
 final class GeodataCommandTests: XCTestCase {
     private func agent(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let executable = Fixtures.packageRoot + "/.build/debug/agent"
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            XCTFail("\(executable) not found: build it with `swift build --product agent`")
-            throw XCTSkip("no agent executable")
-        }
-        let completed = try ChildProcess.run(executable, arguments)
+        let completed = try AgentProcess.run(arguments)
         return (completed.status, completed.stdout + completed.stderr)
     }
 
     func testBuildThenImportThenInfo() throws {
-        let index = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let index = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         let build = try agent(["geodata", "build", "--out", index, "--landmarks", Fixtures.landmarks, "--geojson", Fixtures.desert])
         XCTAssertEqual(build.status, 0, build.output)
         XCTAssertTrue(build.output.contains("imported 24 places"), build.output)
@@ -33,7 +29,7 @@ final class GeodataCommandTests: XCTestCase {
     }
 
     func testBadInputFailsWithItsLocation() throws {
-        let index = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let index = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         let broken = try agent(["geodata", "build", "--out", index, "--geojson", Fixtures.broken])
         XCTAssertEqual(broken.status, 1, broken.output)
         XCTAssertTrue(broken.output.contains("broken.geojsonseq:2: invalid JSON"), broken.output)

@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadTestSupport
 import XCTest
 @testable import GeoIndex
 
@@ -10,7 +11,7 @@ final class OSMImportTests: XCTestCase {
             XCTFail("the OpenStreetMap test extract is missing at \(extract); set TRAILHEAD_OSM_EXTRACT to its path")
             return
         }
-        let path = try Fixtures.temporaryDirectory(for: self) + "/osm.sqlite"
+        let path = try Scratch.newFolder("geoindex", removedAfter: self) + "/osm.sqlite"
         let summary = try GeoIndexWriter(path: path).importFile(extract)
         let index = try GeoIndex(path: path)
 
@@ -40,7 +41,7 @@ final class OSMImportTests: XCTestCase {
     }
 
     func testMissingExtractIsAClearError() throws {
-        let writer = try GeoIndexWriter(path: try Fixtures.temporaryDirectory(for: self) + "/osm.sqlite")
+        let writer = try GeoIndexWriter(path: try Scratch.newFolder("geoindex", removedAfter: self) + "/osm.sqlite")
         XCTAssertThrowsError(try writer.importFile("/nonexistent/place.osm.pbf")) { error in
             XCTAssertEqual("\(error)", "OpenStreetMap extract not found: '/nonexistent/place.osm.pbf'")
         }

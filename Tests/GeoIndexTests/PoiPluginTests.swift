@@ -2,6 +2,7 @@ import CTrailheadTool
 import Foundation
 import PointsOfInterestTypes
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 @testable import GeoIndex
 
@@ -12,7 +13,7 @@ final class PoiPluginTests: XCTestCase {
 
     override func setUpWithError() throws {
         let candidates = [ProcessInfo.processInfo.environment["TRAILHEAD_POI_PLUGIN"]].compactMap { $0 }
-            + ["debug", "release"].map { Fixtures.packageRoot + "/.build/\($0)/libPoiTool.so" }
+            + [BuildProducts.folder + "/libPoiTool.so"]
         guard let library = candidates.first(where: FileManager.default.fileExists(atPath:)) else {
             XCTFail("libPoiTool.so not found in \(candidates): build it with `swift build --product PoiTool`")
             throw XCTSkip("no plugin library")
@@ -22,7 +23,7 @@ final class PoiPluginTests: XCTestCase {
         let symbol = try XCTUnwrap(dlsym(handle, TRAILHEAD_PLUGIN_SYMBOL))
         typealias Entry = @convention(c) () -> UnsafePointer<trailhead_plugin>
         plugin = unsafeBitCast(symbol, to: Entry.self)().pointee
-        let indexPath = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let indexPath = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         _ = try GeoIndexBuilder.build(output: indexPath, landmarksDirectory: Fixtures.landmarks, geoJSONFiles: [Fixtures.desert])
         var error: UnsafeMutablePointer<CChar>?
         let config = GeneratedContent.object(["index": .string(indexPath)]).jsonString
@@ -103,7 +104,7 @@ final class PoiPluginTests: XCTestCase {
 
     /// Reopens the plugin on an index built from `landmarks` and `files`.
     private func reopen(landmarks: String, files: [String]) throws {
-        let indexPath = try Fixtures.temporaryDirectory(for: self) + "/world.sqlite"
+        let indexPath = try Scratch.newFolder("geoindex", removedAfter: self) + "/world.sqlite"
         _ = try GeoIndexBuilder.build(output: indexPath, landmarksDirectory: landmarks, geoJSONFiles: files)
         var error: UnsafeMutablePointer<CChar>?
         XCTAssertEqual(plugin.open(GeneratedContent.object(["index": .string(indexPath)]).jsonString, &error), 0)
@@ -158,7 +159,7 @@ final class PoiPluginTests: XCTestCase {
         // Around the town of Banff: the curated national park (13 km away) is where trips go, not a
         // thing to do there; so is any national park, whatever its source, but not a place named
         // after one.
-        let extra = try Fixtures.temporaryDirectory(for: self) + "/parks.geojsonseq"
+        let extra = try Scratch.newFolder("geoindex", removedAfter: self) + "/parks.geojsonseq"
         try """
             {"type":"Feature","geometry":{"type":"Point","coordinates":[-116.2,51.3]},"properties":{"name":"Yoho National Park","category":"landmark","source":"enwiki"}}
             {"type":"Feature","geometry":{"type":"Point","coordinates":[-115.6,51.19]},"properties":{"name":"Kootenay National Park Visitor Centre","category":"museum","source":"enwiki"}}

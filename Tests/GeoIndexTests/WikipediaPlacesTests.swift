@@ -1,3 +1,4 @@
+import TrailheadTestSupport
 import XCTest
 @testable import GeoIndex
 
@@ -61,7 +62,7 @@ final class WikipediaPlacesTests: XCTestCase {
     }
 
     func testAnAmbiguousNameResolvesToTheBestKnownAndSaysWhich() throws {
-        let path = try Fixtures.temporaryDirectory(for: self) + "/poi.sqlite"
+        let path = try Scratch.newFolder("geoindex", removedAfter: self) + "/poi.sqlite"
         _ = try GeoIndexBuilder.build(output: path, landmarksDirectory: Fixtures.landmarks, geoJSONFiles: [Fixtures.banff])
         let banff = try GeoIndex(path: path).resolve("Banff")
 

@@ -1,4 +1,5 @@
 import Foundation
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
@@ -48,7 +49,7 @@ final class BoundsTests: XCTestCase {
 
     /// A 51 MB calendar (written at test time) is refused from its size alone, before reading.
     func testOversizedFileIsRefusedBeforeReading() throws {
-        let path = try TestData.temporaryFolder(for: self) + "/huge.ics"
+        let path = try Scratch.newFolder("ical", removedAfter: self) + "/huge.ics"
         FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         var block = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"

@@ -1,11 +1,12 @@
 import Foundation
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
 
 final class CalendarCacheTests: XCTestCase {
     func testSameFileIsParsedOnceAndReloadedWhenItChanges() throws {
-        let path = try TestData.temporaryFolder(for: self) + "/calendar.ics"
+        let path = try Scratch.newFolder("ical", removedAfter: self) + "/calendar.ics"
         let original = try String(contentsOfFile: TestData.fixturePath("days.ics"), encoding: .utf8)
         try original.write(toFile: path, atomically: true, encoding: .utf8)
         let cache = CalendarCache()

@@ -1,3 +1,4 @@
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
@@ -12,7 +13,7 @@ final class CorpusTests: XCTestCase {
         var occurrences = 0
         var files: [String] = []
         for folder in ["icalendar", "recurring-ical-events"] {
-            files += TestData.icsFiles(under: try TestData.folder(folder))
+            files += TestData.icsFiles(under: try TrailheadCache.testData(folder))
         }
         XCTAssertGreaterThan(files.count, 200, "the two sdists ship about 260 .ics files")
         let zone = try XCTUnwrap(CalendarZone(identifier: "Europe/Berlin"))

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
@@ -14,10 +15,10 @@ final class DifferentialTests: XCTestCase {
     func testBusyDaysAgreeWithRecurringIcalEvents() throws {
         var files: [(name: String, path: String)] = []
         for sdist in ["icalendar", "recurring-ical-events"] {
-            let folder = try TestData.folder(sdist)
+            let folder = try TrailheadCache.testData(sdist)
             files += TestData.icsFiles(under: folder).map { ("\(sdist)\($0.dropFirst(folder.count))", $0) }
         }
-        files += TestData.icsFiles(under: TestData.repository + "/Tests/Fixtures/ics").map {
+        files += TestData.icsFiles(under: Checkout.root + "/Tests/Fixtures/ics").map {
             ("fixtures/\(URL(fileURLWithPath: $0).lastPathComponent)", $0)
         }
         let reference = try Reference.run("ics", files.map(\.path))
@@ -75,19 +76,9 @@ final class DifferentialTests: XCTestCase {
 /// The python side (Scripts/differential-reference.py, in the cache's virtual environment) and
 /// the written list of deliberate differences.
 enum Reference {
-    static var python: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["TRAILHEAD_CACHE"], !cache.isEmpty { return cache + "/venv/bin/python" }
-        return TestData.root + "/../venv/bin/python"
-    }
-
     /// One JSON object per file, by path.
     static func run(_ kind: String, _ files: [String]) throws -> [String: [String: Any]] {
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            XCTFail("python with icalendar, recurring-ical-events and vobject not found at \(python): run Scripts/setup-python.sh")
-            throw CalendarError("no python")
-        }
-        let data = try ChildProcess.run(python, ["-W", "ignore", TestData.repository + "/Scripts/differential-reference.py", kind] + files)
+        let data = try ChildProcess.run(try TrailheadCache.python(), ["-W", "ignore", Checkout.root + "/Scripts/differential-reference.py", kind] + files)
             .standardOutput
         var results: [String: [String: Any]] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -100,7 +91,7 @@ enum Reference {
 
     /// `- \`name\` [window YYYY-MM-DD]: reason` lines of docs/deliberate-differences.md, by key.
     static func deliberateDifferences() throws -> [String: String] {
-        let text = try String(contentsOfFile: TestData.repository + "/docs/deliberate-differences.md", encoding: .utf8)
+        let text = try String(contentsOfFile: Checkout.root + "/docs/deliberate-differences.md", encoding: .utf8)
         var entries: [String: String] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("- `") {
             let rest = line.dropFirst(3)

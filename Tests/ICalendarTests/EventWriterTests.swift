@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
@@ -14,7 +15,7 @@ final class EventWriterTests: XCTestCase {
     }
 
     func testCreatesAValidCalendarAndAppendsToIt() throws {
-        let path = try TestData.temporaryFolder(for: self) + "/trip.ics"
+        let path = try Scratch.newFolder("ical", removedAfter: self) + "/trip.ics"
         let first = try EventWriter.append(
             try drafts(
                 #"[{"summary":"Hike Ryan Mountain","start":"2026-12-21T08:00","end":"2026-12-21T11:00","location":"Joshua Tree","description":"Bring water"},"#
@@ -51,7 +52,7 @@ final class EventWriterTests: XCTestCase {
     }
 
     func testRefusesTheUsersOwnCalendarEvenThroughASymlink() throws {
-        let folder = try TestData.temporaryFolder(for: self)
+        let folder = try Scratch.newFolder("ical", removedAfter: self)
         let calendar = folder + "/mine.ics"
         try FileManager.default.copyItem(atPath: TestData.sampleCalendarPath, toPath: calendar)
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.ics", withDestinationPath: calendar)
@@ -66,7 +67,7 @@ final class EventWriterTests: XCTestCase {
     }
 
     func testRefusesBadEventsWithTheirIndex() throws {
-        let path = try TestData.temporaryFolder(for: self) + "/trip.ics"
+        let path = try Scratch.newFolder("ical", removedAfter: self) + "/trip.ics"
         XCTAssertThrowsError(try drafts(#"[{"summary":"ok","start":"2026-12-21T08:00","end":"2026-12-21T09:00"},{"summary":"bad","start":"noon","end":"2026-12-21T09:00"}]"#)) {
             XCTAssertEqual("\($0)", "events[1].start 'noon' is not YYYY-MM-DD or YYYY-MM-DDTHH:MM")
         }
@@ -81,7 +82,7 @@ final class EventWriterTests: XCTestCase {
     }
 
     func testLeavesAnExistingFileThatIsNotACalendarAlone() throws {
-        let path = try TestData.temporaryFolder(for: self) + "/notes.ics"
+        let path = try Scratch.newFolder("ical", removedAfter: self) + "/notes.ics"
         try "my notes".write(toFile: path, atomically: true, encoding: .utf8)
         let event = try drafts(#"[{"summary":"x","start":"2026-12-21","end":"2026-12-21","allDay":true}]"#)
         XCTAssertThrowsError(try EventWriter.append(event, to: path, zone: zone, protecting: [])) {

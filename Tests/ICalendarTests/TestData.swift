@@ -1,36 +1,17 @@
 import Foundation
+import TrailheadTestSupport
 import XCTest
 
 @testable import ICalendar
 
-/// Where the sdists' test data lives: $TRAILHEAD_TEST_DATA, else ~/.cache/trailhead/testdata.
-/// A missing folder fails the test with a message saying how to get it; it never skips.
+/// The sdists' calendars (in the test data, see `TrailheadCache.testData`) and ours.
 enum TestData {
-    static var root: String {
-        if let explicit = ProcessInfo.processInfo.environment["TRAILHEAD_TEST_DATA"], !explicit.isEmpty {
-            return explicit
-        }
-        return NSHomeDirectory() + "/.cache/trailhead/testdata"
-    }
-
     /// recurring-ical-events' own calendars (recurring_ical_events/test/calendars).
-    static var recurringCalendars: String { root + "/recurring-ical-events/recurring_ical_events/test/calendars" }
-
-    static func folder(_ relative: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = root + "/" + relative
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            XCTFail(
-                "test data missing: \(path). Run Scripts/ setup (make testdata) or set TRAILHEAD_TEST_DATA.",
-                file: file, line: line)
-            throw CalendarError("missing \(path)")
-        }
-        return path
-    }
+    static var recurringCalendars: String { TrailheadCache.testData + "/recurring-ical-events/recurring_ical_events/test/calendars" }
 
     /// A calendar from recurring-ical-events' test suite, parsed.
-    static func recurring(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> CalendarDocument {
-        _ = try folder("recurring-ical-events", file: file, line: line)
+    static func recurring(_ name: String) throws -> CalendarDocument {
+        _ = try TrailheadCache.testData("recurring-ical-events")
         return try CalendarDocument(contentsOfFile: recurringCalendars + "/" + name + ".ics")
     }
 
@@ -39,12 +20,6 @@ enum TestData {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         return walker.compactMap { $0 as? String }.filter { $0.lowercased().hasSuffix(".ics") }.sorted()
             .map { folder + "/" + $0 }
-    }
-
-    /// The repository's root, found from this file (Tests/ICalendarTests/TestData.swift).
-    static var repository: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
     }
 }
 
@@ -76,15 +51,7 @@ extension TestData {
         try CalendarDocument(contentsOfFile: fixturePath(name))
     }
 
-    static func fixturePath(_ name: String) -> String { repository + "/Tests/Fixtures/ics/" + name }
+    static func fixturePath(_ name: String) -> String { Checkout.path("Tests/Fixtures/ics/" + name) }
 
-    static var sampleCalendarPath: String { repository + "/Data/sample/calendar.ics" }
-
-    /// A fresh temporary folder, removed when the test ends.
-    static func temporaryFolder(for test: XCTestCase) throws -> String {
-        let path = NSTemporaryDirectory() + "ical-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
+    static var sampleCalendarPath: String { Checkout.path("Data/sample/calendar.ics") }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// A seeded mutation fuzzer against the real plugin workers: `agent-tool-host` with the built
@@ -13,8 +14,8 @@ final class WorkerFuzzTests: XCTestCase {
     static let casesPerPlugin = 1_000
 
     func testMutatedCalendarsNeitherHangNorCrashTheWorker() throws {
-        var seeds = TestData.icsFiles(under: TestData.repository + "/Tests/Fixtures/ics")
-        seeds += TestData.icsFiles(under: try TestData.folder("recurring-ical-events")).prefix(60)
+        var seeds = TestData.icsFiles(under: Checkout.root + "/Tests/Fixtures/ics")
+        seeds += TestData.icsFiles(under: try TrailheadCache.testData("recurring-ical-events")).prefix(60)
         let splices = [
             "RRULE:FREQ=SECONDLY;BYSECOND=60", "RRULE:FREQ=MINUTELY;BYHOUR=1", "RRULE:FREQ=SECONDLY;COUNT=100000000",
             "RRULE:FREQ=DAILY;BYMONTHDAY=-1", "RRULE:FREQ=YEARLY;BYWEEKNO=53;BYDAY=1MO", "RECURRENCE-ID;RANGE=THISANDFUTURE:20200101T000000Z",
@@ -30,9 +31,9 @@ final class WorkerFuzzTests: XCTestCase {
     }
 
     func testMutatedContactsNeitherHangNorCrashTheWorker() throws {
-        let folder = TestData.repository + "/Tests/Fixtures/vcards"
+        let folder = Checkout.root + "/Tests/Fixtures/vcards"
         let seeds = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".vcf") }.sorted().map { folder + "/" + $0 }
-            + [TestData.repository + "/Data/sample/contacts.vcf"]
+            + [Checkout.root + "/Data/sample/contacts.vcf"]
         let splices = ["AGENT:", "BEGIN:VCARD", "END:VCARD", "N;CHARSET=SHIFT_JIS:", "NOTE;ENCODING=QUOTED-PRINTABLE:=", " folded", "\r\r\n", "\u{0}"]
         let outcome = try fuzz(
             library: "libContactsTool.so", configKey: "contacts", fileName: "contacts.vcf", seeds: seeds, splices: splices,
@@ -50,7 +51,7 @@ final class WorkerFuzzTests: XCTestCase {
     private func fuzz(
         library: String, configKey: String, fileName: String, seeds: [String], splices: [String], call: GeneratedContent
     ) throws -> Outcome {
-        let folder = try TestData.temporaryFolder(for: self)
+        let folder = try Scratch.newFolder("ical", removedAfter: self)
         let target = folder + "/" + fileName
         let originals = seeds.compactMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
         XCTAssertFalse(originals.isEmpty)
@@ -92,7 +93,7 @@ private final class Worker {
     private var stopped = false
 
     init(library: String, config: [String: String]) throws {
-        let products = Self.productsFolder
+        let products = BuildProducts.folder
         let folder = (config.values.first! as NSString).deletingLastPathComponent
         let manifest = try Self.manifest(for: products + "/" + library, granting: folder)
         let configJSON = GeneratedContent.object(JSONObject(config.map { ($0.key, .string($0.value)) })).jsonString
@@ -108,7 +109,7 @@ private final class Worker {
 
     /// The library's embedded manifest, with `permissions.read` granting `folder`, written beside it.
     private static func manifest(for library: String, granting folder: String) throws -> String {
-        let described = try ChildProcess.run(productsFolder + "/agent-tool-host", ["--describe", library])
+        let described = try ChildProcess.run(BuildProducts.folder + "/agent-tool-host", ["--describe", library])
         let report = try GeneratedContent(json: described.stdout)
         guard case .object(var members) = try GeneratedContent(json: report["embeddedManifest"]?.stringValue ?? "") else {
             throw CalendarError("\(library) embeds no manifest: \(described.stderr)")
@@ -150,14 +151,6 @@ private final class Worker {
         stopped = true
         child.signal(SIGKILL)
         _ = child.wait()
-    }
-
-    /// Built products sit beside the test bundle in `.build/debug/`.
-    static var productsFolder: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = (executable as NSString).deletingLastPathComponent
-        while folder.contains(".xctest") { folder = (folder as NSString).deletingLastPathComponent }
-        return folder
     }
 }
 

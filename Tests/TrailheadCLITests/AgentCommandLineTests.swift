@@ -1,3 +1,4 @@
+import TrailheadTestSupport
 import XCTest
 
 /// The command line's shape, through the built executable: help at every level, the version,

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 /// `agent eval`: plans requests with a model and checks each plan; judges recorded plans the same way.
@@ -8,11 +9,11 @@ final class EvalCommandTests: XCTestCase {
     var folders: [String] { ["--plugins", home + "/Plugins", "--manifests", home + "/Manifests"] }
 
     func testAGoodPlanPassesEveryCheck() throws {
-        let requests = try Fixtures.temporaryFile(
+        let requests = try Scratch.file(
             #"{"landmark":"Joshua Tree National Park","days":2,"tools":"calendar,contacts","companions":"Ana, Ben","from":"2026-12-01","to":"2026-12-31"}"# + "\n",
             name: "requests.jsonl")
         let plan = PlanCommandTests.final(days: 2)
-        let script = try Fixtures.temporaryFile(GeneratedContent.string(plan.text).jsonString + "\n", name: "script.jsonl")
+        let script = try Scratch.file(GeneratedContent.string(plan.text).jsonString + "\n", name: "script.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--model", "scripted:" + script, "--json"] + folders, environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let report = try GeneratedContent(json: result.stdout)
@@ -26,7 +27,7 @@ final class EvalCommandTests: XCTestCase {
     }
 
     func testARecordedPlanIsJudgedAndItsFailuresNamed() throws {
-        let requests = try Fixtures.temporaryFile(#"{"landmark":"Kyoto","days":2,"tools":"poi,calendar","from":"2026-12-01","to":"2026-12-10"}"# + "\n", name: "requests.jsonl")
+        let requests = try Scratch.file(#"{"landmark":"Kyoto","days":2,"tools":"poi,calendar","from":"2026-12-01","to":"2026-12-10"}"# + "\n", name: "requests.jsonl")
         let itinerary: GeneratedContent = [
             "title": "Kyoto", "destination": "Kyoto", "description": "Temples.", "rationale": "Ryoan-ji is a quiet museum.",
             "days": [
@@ -44,7 +45,7 @@ final class EvalCommandTests: XCTestCase {
                                 ["name": "Kinkaku-ji"], ["name": "Ryoan-ji", "category": "landmark", "description": "Zen temple with a rock garden."],
                             ]]]],
         ]
-        let recorded = try Fixtures.temporaryFile(record.jsonString + "\n", name: "peer.jsonl")
+        let recorded = try Scratch.file(record.jsonString + "\n", name: "peer.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--recorded", recorded, "--label", "peer"])
         XCTAssertEqual(result.status, 1, "failed checks exit 1: \(result.stdout)")
         for expected in ["2023-04-01 is outside 2026-12-01…2026-12-10", "2023-04-01 is not a free day the calendar reported", "Invented Garden was not returned by the tool",
@@ -55,14 +56,14 @@ final class EvalCommandTests: XCTestCase {
     }
 
     func testARequestFileWithoutALandmarkIsAUsageError() throws {
-        let requests = try Fixtures.temporaryFile(#"{"days":2}"# + "\n", name: "requests.jsonl")
+        let requests = try Scratch.file(#"{"days":2}"# + "\n", name: "requests.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--model", "scripted:/dev/null"] + folders)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains(":1: a request needs a \"landmark\""), result.stderr)
     }
 
     func testARequestFileMeetsThePlansDayBound() throws {
-        let requests = try Fixtures.temporaryFile(#"{"landmark":"Kyoto","days":2}"# + "\n" + #"{"landmark":"Kyoto","days":20}"# + "\n", name: "requests.jsonl")
+        let requests = try Scratch.file(#"{"landmark":"Kyoto","days":2}"# + "\n" + #"{"landmark":"Kyoto","days":20}"# + "\n", name: "requests.jsonl")
         let result = try AgentProcess.run(["eval", requests, "--model", "scripted:/dev/null"] + folders)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains(":2: a trip has from 1 to 14 days, not 20"), result.stderr)

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 /// The agents of `Examples/`, a package that depends on this checkout by path as any other
@@ -9,20 +10,19 @@ final class ExamplesTests: XCTestCase {
     static let home = PlanCommandTests.home
 
     /// The example executable, or a failure saying how to build it.
-    func built(_ name: String) throws -> URL {
-        let url = URL(fileURLWithPath: Self.home + "/Examples/.build/debug/" + name)
-        if !FileManager.default.isExecutableFile(atPath: url.path) {
-            XCTFail("\(url.path) is not built: run `make test` (or `swift build --package-path Examples`)")
-            throw CocoaError(.fileNoSuchFile)
+    func built(_ name: String) throws -> String {
+        let path = Self.home + "/Examples/.build/debug/" + name
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestSetupError("\(path) is not built: run `make test` (or `swift build --package-path Examples`)")
         }
-        return url
+        return path
     }
 
     func script(_ outputs: [String]) throws -> String {
-        try Fixtures.temporaryFile(outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n") + "\n", name: "script.jsonl")
+        try Scratch.file(outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n") + "\n", name: "script.jsonl")
     }
 
-    let environment = ["TRAILHEAD_HOME": PlanCommandTests.home, "TRAILHEAD_TOOL_HOST": PlanCommandTests.home + "/.build/debug/agent-tool-host"]
+    let environment = ["TRAILHEAD_HOME": PlanCommandTests.home, "TRAILHEAD_TOOL_HOST": BuildProducts.folder + "/agent-tool-host"]
 
     func testTheReadmeAgentIsTheOneThatCompiles() throws {
         _ = try built("ReadmeAgent")

@@ -1,19 +1,20 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 /// `agent plan` end to end with the real bundled plugins (installed into Plugins/ by `make`) and a
 /// scripted model: the loop, the guard, the transcript and the output formats.
 final class PlanCommandTests: XCTestCase {
     /// The checkout, where `make` installed the plugins and their manifests.
-    static let home = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let home = Checkout.root
 
     func script(_ outputs: [GeneratedText]) throws -> String {
         let lines = outputs.map { output -> String in
             let escaped = output.text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             return "\"\(escaped)\""
         }
-        return try Fixtures.temporaryFile(lines.joined(separator: "\n") + "\n", name: "script.jsonl")
+        return try Scratch.file(lines.joined(separator: "\n") + "\n", name: "script.jsonl")
     }
 
     struct GeneratedText { var text: String }
@@ -36,7 +37,7 @@ final class PlanCommandTests: XCTestCase {
     }
 
     func plan(_ script: String, tools: String = "calendar,contacts", companions: String? = "Ana, Ben", extra: [String] = []) throws -> (AgentProcess.Result, transcript: String) {
-        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let transcript = try Scratch.file("", name: "run.jsonl")
         try FileManager.default.removeItem(atPath: transcript)
         let result = try AgentProcess.run(
             ["plan", "Joshua Tree National Park", "--days", "2", "--tools", tools] + (companions.map { ["--with", $0] } ?? [])
@@ -99,7 +100,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testAnUnknownLandmarkEndsWithTheToolsWordsAndNoPlan() throws {
         // A model that would invent places ("Xqzzyville Qwrtp Beach") is never asked.
-        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let transcript = try Scratch.file("", name: "run.jsonl")
         let invented = Self.final(days: 2, places: ["Xqzzyville Qwrtp Beach", "Xqzzyville Qwrtp Museum", "Old Town", "Harbour"])
         let result = try AgentProcess.run(
             ["plan", "Xqzzyville Qwrtp", "--days", "2", "--tools", "poi", "--model", "scripted:\(try script([invented]))", "--transcript", transcript,
@@ -115,7 +116,7 @@ final class PlanCommandTests: XCTestCase {
 
     func testAWindowWithTooFewFreeDaysIsAUsageError() throws {
         // The sample calendar's 7–11 December 2026 has two free days (the 8th and the 10th).
-        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let transcript = try Scratch.file("", name: "run.jsonl")
         let result = try AgentProcess.run(
             ["plan", "Joshua Tree National Park", "--days", "3", "--from", "2026-12-07", "--to", "2026-12-11", "--tools", "calendar",
              "--model", "scripted:\(try script([Self.final(days: 3)]))", "--transcript", transcript,
@@ -136,7 +137,7 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(places.count, 6, "\(places)")
         XCTAssertFalse(places.contains("Grand Canyon National Park"))
         let repeated = Self.final(days: 2, places: [places[0], places[1], places[0], places[2]])
-        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let transcript = try Scratch.file("", name: "run.jsonl")
         let result = try AgentProcess.run(
             ["plan", "Grand Canyon Village", "--days", "2", "--tools", "poi", "--from", "2026-12-01", "--to", "2026-12-31",
              "--model", "scripted:\(try script([repeated, Self.final(days: 2, places: [places[0], places[1], places[3], places[2]])]))",
@@ -214,7 +215,7 @@ final class PlanCommandTests: XCTestCase {
         XCTAssertTrue(same.stdout.contains("no differences"), same.stdout)
         // A recording whose calendar said something else than the calendar says now.
         let text = try String(contentsOfFile: transcript, encoding: .utf8).replacingOccurrences(of: "\"2026-12-19\",\"2026-12-20\",\"2026-12-21\"", with: "\"2026-12-19\",\"2026-12-21\"")
-        let tampered = try Fixtures.temporaryFile(text, name: "tampered.jsonl")
+        let tampered = try Scratch.file(text, name: "tampered.jsonl")
         let differs = try AgentProcess.run(["transcript", "replay", tampered] + folders, environment: ["TRAILHEAD_HOME": Self.home])
         XCTAssertEqual(differs.status, 1, differs.stdout + differs.stderr)
         XCTAssertTrue(differs.stdout.contains("recorded output calendarFreeDays"), differs.stdout)

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 /// `agent run` end to end: a default session over a real bundled plugin, a scripted model, text
@@ -9,11 +10,11 @@ final class RunCommandTests: XCTestCase {
 
     func script(_ outputs: [String]) throws -> String {
         let lines = outputs.map { GeneratedContent.string($0).jsonString }
-        return try Fixtures.temporaryFile(lines.joined(separator: "\n") + "\n", name: "script.jsonl")
+        return try Scratch.file(lines.joined(separator: "\n") + "\n", name: "script.jsonl")
     }
 
     func run(_ arguments: [String], outputs: [String]) throws -> (AgentProcess.Result, transcript: String) {
-        let transcript = try Fixtures.temporaryFile("", name: "run.jsonl")
+        let transcript = try Scratch.file("", name: "run.jsonl")
         try FileManager.default.removeItem(atPath: transcript)
         let result = try AgentProcess.run(
             ["run"] + arguments + ["--model", "scripted:\(try script(outputs))", "--transcript", transcript,
@@ -62,7 +63,7 @@ final class RunCommandTests: XCTestCase {
     }
 
     func testASchemaAnswerIsJSONThatMatchesIt() throws {
-        let schema = try Fixtures.temporaryFile(
+        let schema = try Scratch.file(
             #"{"type":"object","properties":{"name":{"type":"string"},"city":{"type":"string"}},"required":["name","city"],"additionalProperties":false}"#,
             name: "person.schema.json")
         let (result, _) = try run(
@@ -75,7 +76,7 @@ final class RunCommandTests: XCTestCase {
     }
 
     func testAnAnswerThatBreaksTheSchemaIsRepairedThenFails() throws {
-        let schema = try Fixtures.temporaryFile(#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#, name: "city.schema.json")
+        let schema = try Scratch.file(#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#, name: "city.schema.json")
         let wrong = #"{"answer":{"town":"Lisbon"}}"#
         let (result, transcript) = try run(["Where?", "--schema", schema], outputs: [wrong, wrong, wrong, wrong, wrong])
         XCTAssertEqual(result.status, 1, result.stderr)
@@ -95,7 +96,7 @@ final class RunCommandTests: XCTestCase {
     /// `--ground`: a list field takes only names the tool returned, each once; an invented one
     /// is repaired, and a tool that returns none ends the run saying so, with no answer.
     func testAGroundedFieldTakesOnlyWhatTheToolReturned() throws {
-        let schema = try Fixtures.temporaryFile(
+        let schema = try Scratch.file(
             #"{"type":"object","properties":{"people":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["people"],"additionalProperties":false}"#,
             name: "people.schema.json")
         let ground = ["--schema", schema, "--ground", "/people/*=searchContacts:/contacts/*/name", "--tools", "contacts"]
@@ -127,7 +128,7 @@ final class RunCommandTests: XCTestCase {
         let named = try run(["Hi", "--tools", "contacts", "--tool-calling", "radar"], outputs: ["x"]).0
         XCTAssertEqual(named.status, 2)
         XCTAssertTrue(named.stderr.contains("radar") && named.stderr.contains("searchContacts"), named.stderr)
-        let badSchema = try Fixtures.temporaryFile(#"{"type":"object","patternProperties":{}}"#, name: "bad.schema.json")
+        let badSchema = try Scratch.file(#"{"type":"object","patternProperties":{}}"#, name: "bad.schema.json")
         let schema = try run(["Hi", "--schema", badSchema], outputs: ["x"]).0
         XCTAssertEqual(schema.status, 2)
         XCTAssertTrue(schema.stderr.contains("patternProperties"), schema.stderr)

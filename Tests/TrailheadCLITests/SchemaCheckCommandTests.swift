@@ -1,3 +1,4 @@
+import TrailheadTestSupport
 import XCTest
 
 /// `agent schema check`, run as a user runs it: the built executable, real files, stdin.
@@ -79,7 +80,7 @@ final class SchemaCheckCommandTests: XCTestCase {
     }
 
     func testUnsupportedKeywordExitsTwoNamingKeywordAndPointer() throws {
-        let schema = try Fixtures.temporaryFile(
+        let schema = try Scratch.file(
             #"{"type": "object", "properties": {"tags": {"type": "object", "patternProperties": {"^x": {}}}}}"#)
         let result = try AgentProcess.run(["schema", "check", schema], input: "{}\n")
         XCTAssertEqual(result.status, 2, result.stderr)
@@ -98,7 +99,7 @@ final class SchemaCheckCommandTests: XCTestCase {
     }
 
     func testSchemaThatIsNotJSONExitsTwo() throws {
-        let schema = try Fixtures.temporaryFile(#"{"type": "object",}"#)
+        let schema = try Scratch.file(#"{"type": "object",}"#)
         let result = try AgentProcess.run(["schema", "check", schema], input: "{}\n")
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.hasPrefix("agent: schema \(schema) is not JSON: line 1, column 19:"), result.stderr)

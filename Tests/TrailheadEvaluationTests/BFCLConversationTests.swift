@@ -2,6 +2,7 @@ import Foundation
 @testable import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 @testable import TrailheadEvaluation
@@ -26,7 +27,7 @@ final class BFCLConversationTests: XCTestCase {
     }
 
     private func evaluate(_ outputs: [String]) async throws -> (BFCLEvaluation.CaseResult, BFCLCase) {
-        let home = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let home = Checkout.root
         let worker = try BFCLWorker(home: home, python: ModelAssets().cacheDirectory + "/venv/bin/python")
         var evaluation = BFCLEvaluation(worker: worker, model: ScriptedModel(outputs: outputs), peerEndpoint: nil, transcripts: nil)
         evaluation.toolSearch = ToolSearch(mode: .never)

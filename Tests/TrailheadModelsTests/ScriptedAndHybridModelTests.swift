@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
 import XCTest
 
 @testable import TrailheadModels

@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// Guides are keyed by the compiler's `CodingKeys`: a misspelt member is a compile error, not a
 /// guide silently lost. Checked by type-checking a small client of the built `TrailheadSchema`
 /// module (a second or two; no package to build).
 @Suite struct GuideKeyCompileTests {
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func typecheck(_ source: String) throws -> ChildProcess.Completed {
-        let modules = Self.checkout.appendingPathComponent(".build/debug/Modules").path
+        let modules = BuildProducts.folder + "/Modules"
         #expect(FileManager.default.fileExists(atPath: modules + "/TrailheadSchema.swiftmodule"), "build first: swift build --build-tests")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("guides-\(UUID().uuidString).swift")
         try source.write(toFile: file.path, atomically: true, encoding: .utf8)

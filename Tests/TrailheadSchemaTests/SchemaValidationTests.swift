@@ -69,7 +69,7 @@ final class SchemaValidationTests: XCTestCase {
         let odd = try schema(#"{"multipleOf":0.123456789}"#)
         XCTAssertFalse(odd.isValid(1e308), "must neither crash nor pass")
         let tiny = try schema(#"{"type":"integer","multipleOf":1e-8}"#)
-        XCTAssertTrue(tiny.isValid(12391239123))
+        XCTAssertTrue(tiny.isValid(12_391_239_123))
         XCTAssertTrue(try schema(#"{"multipleOf":0.1}"#).isValid(0.3))
         XCTAssertFalse(try schema(#"{"multipleOf":3}"#).isValid(1e20))
         XCTAssertTrue(try schema(#"{"multipleOf":5}"#).isValid(1e20))

@@ -1,19 +1,20 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// `agent serve` off loopback: no key, no server; with a key, no request without it.
 final class APIKeyTests: XCTestCase {
     func testAServerOnANonLoopbackAddressNeedsAKeyAndRefusesRequestsWithoutIt() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write([ServeFixtures.final("Free on Sunday.")].joined(separator: "\n"), to: folder + "/script.jsonl")
         let common = ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"]
 
         // Given every interface and no key, it refuses to start, and says why.
         let refused = try ChildProcess.run(
-            try ServeProcess.agent(), ["serve", "--host", "0.0.0.0", "--port", "0"] + common,
+            try BuildProducts.path("agent"), ["serve", "--host", "0.0.0.0", "--port", "0"] + common,
             options: .init(environment: ChildProcess.Options.environment(adding: ["TRAILHEAD_API_KEY": nil])), timeLimit: 30)
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.stderr.contains("needs an API key"), refused.stderr)

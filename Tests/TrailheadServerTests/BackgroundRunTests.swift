@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Background responses (`"background": true`) through `agent serve` processes sharing a real
@@ -26,7 +27,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testABackgroundRunIsQueuedAtOnceCompletesAndReplaysItsEventsFromAnyPoint() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         try ServeFixtures.write([
             ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December."), ServeFixtures.final("You are welcome."),
@@ -75,7 +76,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testCancellingAQueuedRunAndARunInProgress() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // The first turn takes the "model" 20 s: the run is in progress when it is cancelled.
         try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 20000), ServeFixtures.final("Free on Sunday.")]
@@ -143,7 +144,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testAnApprovalWaitsAcrossARestartOfEveryProcessAndTheToolRunsOnce() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         let file = folder + "/trip.ics"
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         try ServeFixtures.write([Self.addEvent(to: file), ServeFixtures.final("Your hike is in trip.ics.")].joined(separator: "\n"), to: folder + "/script.jsonl")
@@ -172,7 +173,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testARunWhoseWorkerIsKilledRightAfterAToolCallCompletesOnAnotherWithoutRunningItAgain() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         let file = folder + "/trip.ics"
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // After the call the "model" takes 5 s: the worker is killed in between.
@@ -185,7 +186,7 @@ final class BackgroundRunTests: XCTestCase {
         let waiting = try await Self.waitForStatus(first, id, ["requires_action"])
         let call = try XCTUnwrap(waiting["output"]?.arrayValue?.first?["call_id"]?.stringValue)
         // The approval comes from the command line, straight to the database.
-        let agent = try ServeProcess.agent()
+        let agent = try BuildProducts.path("agent")
         let shown = try ChildProcess.run(agent, ["runs", "show", id, "--store", postgres.url], timeLimit: 60)
         XCTAssertEqual(try GeneratedContent(json: shown.stdout)["pending"]?["call_id"]?.stringValue, call, shown.stderr)
         let wrong = try ChildProcess.run(agent, ["runs", "approve", id, "call_other_0", "--store", postgres.url], timeLimit: 60)
@@ -193,7 +194,7 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("it waits for \(call)"), wrong.stderr)
         let approved = try ChildProcess.run(agent, ["runs", "approve", id, call, "--store", postgres.url], timeLimit: 60)
         XCTAssertEqual(approved.status, 0, approved.stderr)
-        try await Self.waitUntil("the call's outcome is recorded") {
+        try await waitUntil("the call's outcome is recorded") {
             try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key = '\(call)'") == "1"
         }
         first.kill()
@@ -213,7 +214,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testARestartOfPostgreSQLMidRunDelaysTheRunAndRepeatsNoCall() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // The first turn takes 2.5 s: the restart lands inside it.
         try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 2500), ServeFixtures.final("You are free on Sunday 6 December.")]
@@ -236,7 +237,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testAWorkerProcessRunsTheRunsOfAServerThatRunsNone() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December.")]
             .joined(separator: "\n"), to: folder + "/script.jsonl")
@@ -248,7 +249,7 @@ final class BackgroundRunTests: XCTestCase {
 
         let log = folder + "/worker.log"
         let worker = try ChildProcess(
-            try ServeProcess.agent(), ["worker", "--concurrency", "2"] + arguments,
+            try BuildProducts.path("agent"), ["worker", "--concurrency", "2"] + arguments,
             options: .init(environment: ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no"]), standardOutput: .file(log), standardError: .file(log)))
         defer {
             _ = worker.signal(SIGTERM)
@@ -266,7 +267,7 @@ final class BackgroundRunTests: XCTestCase {
 
     func testBadBackgroundRequestsGetClearErrors() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         try ServeFixtures.write(ServeFixtures.final("Hello."), to: folder + "/script.jsonl")
         let serve = try ServeProcess(
@@ -324,16 +325,6 @@ final class BackgroundRunTests: XCTestCase {
         }
         XCTFail("\(id) never reached \(statuses.sorted()): \(last)\n\(serve.output)")
         throw ServeProcess.Failure(description: "timed out")
-    }
-
-    static func waitUntil(_ what: String, timeout: Double = 30, _ condition: () throws -> Bool) async throws {
-        let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline {
-            if (try? condition()) == true { return }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        XCTFail("timed out waiting until \(what)")
-        throw ServeProcess.Failure(description: "timed out waiting until \(what)")
     }
 
     /// The run's stream (`?stream=true`, from `starting_after` when given) until the server closes it.

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Client-side tools on the real test model through `agent serve`.
@@ -11,7 +12,7 @@ final class ClientToolsModelTests: XCTestCase {
     /// `finish_reason: "length"` (inside a call or in text). (`none` is left out: this
     /// model's free text runs on until the repetition guard stops it.)
     func testOnTheTestModelToolChoiceIsEnforcedAndArgumentsValidate() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ClientToolsTests.agents, to: folder + "/agents.json")
         let serve = try ServeProcess(["--agents", folder + "/agents.json", "--model", "local:test", "--store", folder + "/sessions"])
         let tools: GeneratedContent = [

@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Client-side tools over the OpenAI API, as real clients use them: the official `openai` Python
@@ -15,7 +16,7 @@ final class ClientToolsTests: XCTestCase {
 
     /// A server whose model's turns are `turns` (step texts), replayed per conversation.
     func serve(_ turns: [String]) throws -> ServeProcess {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         let lines = turns.map { GeneratedContent.object(["text": .string($0)]).jsonString }
         try ServeFixtures.write(lines.joined(separator: "\n"), to: folder + "/script.jsonl")
@@ -23,8 +24,8 @@ final class ClientToolsTests: XCTestCase {
     }
 
     func run(_ script: String, _ arguments: [String], serve: ServeProcess) throws -> GeneratedContent {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/\(script)").path
-        let run = try ChildProcess.run(try OpenAIClientTests.python(), [path, serve.baseURL] + arguments, timeLimit: 50)
+        let path = Checkout.path("Tests/TrailheadServerTests/Clients/\(script)")
+        let run = try ChildProcess.run(try TrailheadCache.python(), [path, serve.baseURL] + arguments, timeLimit: 50)
         XCTAssertEqual(run.status, 0, "\(script) failed: \(run.stderr)\nserver: \(serve.output)")
         return try GeneratedContent(json: run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ final class HostileRequestTests: XCTestCase {
     }()
 
     func testEveryMalformedRequestIsA4xxAndTheServerGoesOnServing() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
         let serve = try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
@@ -89,17 +90,17 @@ final class HostileRequestTests: XCTestCase {
                     let answer = try Self.exchange(hostile.bytes, port: port, halfClose: hostile.halfClose, deadline: 90)
                     let seconds = monotonicSeconds() - started
                     let serving = try Self.exchange(Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
-                    results.update { $0[index] = (answer, seconds, serving) }
+                    results.withLock { $0[index] = (answer, seconds, serving) }
                 } catch {
-                    failures.update { $0.append("\(hostile.name): \(error)") }
+                    failures.withLock { $0.append("\(hostile.name): \(error)") }
                 }
             }.start()
         }
         group.wait()
-        XCTAssertEqual(failures.get(), [])
+        XCTAssertEqual(failures.current, [])
         var table = ["| request | status | answered after | server still serving |", "|---|---|---|---|"]
         for (index, hostile) in Self.cases.enumerated() {
-            guard let (answer, seconds, serving) = results.get()[index] else { continue }
+            guard let (answer, seconds, serving) = results.current[index] else { continue }
             table.append(
                 "| \(hostile.name) | \(answer.status.map(String.init) ?? "closed") | \(String(format: "%.1f s", seconds)) | \(serving.status == 200 ? "yes" : "NO") |")
             XCTAssertTrue(hostile.status.contains(answer.status), "\(hostile.name): \(answer.text.prefix(300))")
@@ -114,7 +115,7 @@ final class HostileRequestTests: XCTestCase {
     }
 
     func testAKeyIsCheckedBeforeAnyByteOfTheBodyIsRead() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(ServeFixtures.final("Free on Sunday."), to: folder + "/script.jsonl")
         let key = "test-key-\(UUID().uuidString)"

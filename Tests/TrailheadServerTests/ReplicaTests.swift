@@ -3,6 +3,7 @@ import TrailheadAgent
 import TrailheadPostgres
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Two `agent serve` replicas sharing a real PostgreSQL (a cluster the test starts): a replica
@@ -10,7 +11,7 @@ import XCTest
 final class ReplicaTests: XCTestCase {
     func testAConversationGoesOnOnTheSecondReplicaAfterTheFirstWasKilledMidAnswer() throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         // Outputs by the conversation's model turn: a call and an answer; then an answer that takes
         // the "model" 2 s (the first replica dies before it; the second replica's turn is the
@@ -33,7 +34,10 @@ final class ReplicaTests: XCTestCase {
         let request: GeneratedContent = ["model": "free-days", "input": "And the weekend?", "previous_response_id": .string(previous)]
         let cut = Locked<Int?>(nil)
         let firstURL = first.baseURL
-        let inFlight = Thread { cut.set((try? ServeProcess.post(firstURL + "/responses", request, timeout: 20))?.status) }
+        let inFlight = Thread {
+            let status = (try? ServeProcess.post(firstURL + "/responses", request, timeout: 20))?.status
+            cut.withLock { $0 = status }
+        }
         inFlight.start()
         try waitUntil("the first replica stored the prompt") { try postgres.query("SELECT count(*) FROM trailhead_entries WHERE session = '\(session)'") == "8" }
         first.kill()
@@ -43,7 +47,7 @@ final class ReplicaTests: XCTestCase {
         XCTAssertEqual(continued.status, 200, "\(continued.body)\n\(second.output)")
         XCTAssertEqual(continued.body["output"]?.arrayValue?.first?["content"]?.arrayValue?.first?["text"]?.stringValue, "The weekend of the 12th is free too.")
         XCTAssertEqual(continued.body["trailhead"]?["session"]?.stringValue, session, "the same conversation, not a new one")
-        XCTAssertNil(cut.get().flatMap { $0 == 200 ? $0 : nil }, "the killed replica never answered")
+        XCTAssertNil(cut.current.flatMap { $0 == 200 ? $0 : nil }, "the killed replica never answered")
 
         // The stored transcript: the first answer, the cut-off prompt, then the second replica's answer.
         let stored = try XCTUnwrap(try PostgresSessionStore(url: postgres.url).load(session))
@@ -60,7 +64,7 @@ final class ReplicaTests: XCTestCase {
 
     func testARestartOfPostgreSQLMidRunLosesNothingAcknowledged() throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         // Each conversation's first turn takes 1.5 s, long enough for the restart to land inside it.
         try ServeFixtures.write([
@@ -75,7 +79,7 @@ final class ReplicaTests: XCTestCase {
         let threads = (0..<4).map { index in
             Thread {
                 let answer = (try? ServeProcess.post(url + "/responses", ["model": "free-days", "input": "When am I free?"], timeout: 60)) ?? (0, .null)
-                answers.update { $0[index] = answer }
+                answers.withLock { $0[index] = answer }
             }
         }
         threads.forEach { $0.start() }
@@ -84,12 +88,12 @@ final class ReplicaTests: XCTestCase {
         try postgres.stop()
         Thread.sleep(forTimeInterval: 1.5)
         try postgres.start()
-        try waitUntil("every conversation answered", timeout: 60) { answers.get().count == 4 }
+        try waitUntil("every conversation answered", timeout: 60) { answers.current.count == 4 }
 
-        let retried = answers.get().values.map { $0.body["trailhead"]?["storeRetries"]?.intValue ?? 0 }.reduce(0, +)
+        let retried = answers.current.values.map { $0.body["trailhead"]?["storeRetries"]?.intValue ?? 0 }.reduce(0, +)
         XCTAssertGreaterThan(retried, 0, "entries met the stopped database and were written after it came back")
         let store = try PostgresSessionStore(url: postgres.url)
-        for (index, answer) in answers.get().sorted(by: { $0.key < $1.key }) {
+        for (index, answer) in answers.current.sorted(by: { $0.key < $1.key }) {
             XCTAssertEqual(answer.status, 200, "conversation \(index): \(answer.body)\n\(serve.output)")
             // Everything an acknowledged response holds is in the store, complete.
             let session = try XCTUnwrap(answer.body["trailhead"]?["session"]?.stringValue)
@@ -100,15 +104,5 @@ final class ReplicaTests: XCTestCase {
             let next = try serve.post("/responses", ["model": "free-days", "input": "And the weekend?", "previous_response_id": answer.body["id"]!])
             XCTAssertEqual(next.status, 200, "\(next.body)")
         }
-    }
-
-    private func waitUntil(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline {
-            if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTFail("timed out waiting until \(what)")
-        throw ServeProcess.Failure(description: "timed out waiting until \(what)")
     }
 }

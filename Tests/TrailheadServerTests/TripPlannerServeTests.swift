@@ -2,13 +2,14 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// The built-in trip planner served over chat completions: the request in JSON, the plugins'
 /// real answers, the itinerary filled in from them.
 final class TripPlannerServeTests: XCTestCase {
     func testTheTripPlannerAnswersAChatCompletionWithAGroundedItinerary() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         let places = [
             ("Skull Rock Nature Trail", "Start early in the morning."), ("Keys View", "Bring a warm jacket."),
             ("Barker Dam Nature Trail", "Look for bighorn sheep."), ("Hidden Valley Nature Trail", "Walk the loop slowly."),

@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import TripPlanner
 import XCTest
 
@@ -25,7 +26,7 @@ final class TripWordsServeTests: XCTestCase {
     static func words(_ content: GeneratedContent) -> String { GeneratedContent.object(["text": .string(content.jsonString)]).jsonString }
 
     func ask(_ sentence: String, script: [String]) throws -> (status: Int, body: GeneratedContent, serve: ServeProcess) {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(script.joined(separator: "\n"), to: folder + "/script.jsonl")
         let serve = try ServeProcess(["--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
         let answer = try serve.post("/chat/completions", ["model": "trip-planner", "messages": [["role": "user", "content": .string(sentence)]]])
@@ -131,7 +132,7 @@ final class TripWordsServeTests: XCTestCase {
     }
 
     func testTheAnswerToTheQuestionIsReadWithTheWordsItAskedAbout() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         // The first output is the earlier turn's (the client sends that exchange along); the model
         // then reads both messages together.
         let read: GeneratedContent = ["landmark": "Joshua Tree", "days": 2, "from": "2026-12-05", "to": "2026-12-20", "companions": ["Ana"]]

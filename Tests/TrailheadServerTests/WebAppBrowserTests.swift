@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// The web app in a real browser: Debian's headless chromium driven by selenium (Browser/plan_page.py)
@@ -16,8 +17,8 @@ final class WebAppBrowserTests: XCTestCase {
 
     func testThePlanPageStreamsAPlanOntoAMapWithItsProfileAndDownloadsAndThePlaygroundRunsATool() throws {
         let browser = try Self.browser()
-        let python = try OpenAIClientTests.python()
-        let folder = try ServeFixtures.folder()
+        let python = try TrailheadCache.python()
+        let folder = try Scratch.newFolder()
         // Kept after the run (the test's other files are not): the last run's screenshots.
         let screenshots = FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-screenshots").path
         try? FileManager.default.removeItem(atPath: screenshots)
@@ -71,7 +72,7 @@ final class WebAppBrowserTests: XCTestCase {
             "playgroundAnswer": "You are free on Sunday 6 December.",
         ]
         try ServeFixtures.write(config.jsonString, to: folder + "/config.json")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/plan_page.py").path
+        let script = Checkout.path("Tests/TrailheadServerTests/Browser/plan_page.py")
         let run = try ChildProcess.run(python, [script, folder + "/config.json"], timeLimit: 180)
         print(run.stdout)
         XCTAssertEqual(run.status, 0, "the browser test failed:\n\(run.stdout)\n\(run.stderr)\nplan server: \(plan.output)\nwords server: \(words.output)\nplayground server: \(playground.output)")

@@ -2,13 +2,14 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// What `agent serve` gives the web app, over HTTP without a browser: its files, the landmarks,
 /// the index search, a run's transcript, the downloads, and the API key kept for the API only.
 final class WebAppServeTests: XCTestCase {
     func testTheServerServesThePageItsFilesAndItsReadOnlyAPI() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("Free on Sunday.")].joined(separator: "\n"), to: folder + "/script.jsonl")
         let serve = try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"])
@@ -70,7 +71,7 @@ final class WebAppServeTests: XCTestCase {
     }
 
     func testWithAnAPIKeyThePageLoadsAndItsAPIAsksForTheKey() throws {
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.final("Hi."), to: folder + "/script.jsonl")
         let key = "web-key-\(UUID().uuidString)"
         let serve = try ServeProcess(["--model", "scripted:\(folder)/script.jsonl", "--store", folder + "/sessions"], environment: ["TRAILHEAD_API_KEY": key])

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TrailheadSchema
+import TrailheadTestSupport
 import TrailheadTools
 
 /// `agent tools …` end to end: the built `agent` executable on real plugin folders.
 @Suite struct AgentToolsCommandTests {
     /// Runs `.build/<config>/agent` with the installation's folders appended.
-    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentExecutable.Outcome {
-        try AgentExecutable.run(arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests])
+    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentProcess.Result {
+        try AgentProcess.run(arguments + ["--plugins", installation.plugins, "--manifests", installation.manifests])
     }
 
     @Test func aCPluginBuiltAgainstTheHeaderAloneRegistersAndAnswers() throws {
@@ -15,8 +16,8 @@ import TrailheadTools
         let outsider = NSTemporaryDirectory() + "trailhead-outsider-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: outsider, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: outsider) }
-        try FileManager.default.copyItem(atPath: Repository.headerFolder + "/trailhead_tool.h", toPath: outsider + "/trailhead_tool.h")
-        try FileManager.default.copyItem(atPath: Repository.cPlugins + "/plain_plugin.c", toPath: outsider + "/plugin.c")
+        try FileManager.default.copyItem(atPath: CPluginSources.headerFolder + "/trailhead_tool.h", toPath: outsider + "/trailhead_tool.h")
+        try FileManager.default.copyItem(atPath: CPluginSources.folder + "/plain_plugin.c", toPath: outsider + "/plugin.c")
         let installation = try TestInstallation()
         // …compiled by plain gcc and dropped into the plugins folder…
         try run("/usr/bin/gcc", ["-shared", "-fPIC", "-o", installation.plugins + "/libcplain.so", outsider + "/plugin.c"])
@@ -56,7 +57,7 @@ import TrailheadTools
 
     @Test func aPlainCFunctionIsCalledThroughTheNativeBinding() throws {
         let installation = try TestInstallation()
-        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-o", installation.plugins + "/libtripmath.so", Repository.cPlugins + "/native_lib.c"])
+        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-o", installation.plugins + "/libtripmath.so", CPluginSources.folder + "/native_lib.c"])
         try installation.writeManifest("tripmath.json", manifest(plugin: "tripmath", library: "libtripmath.so", sha256: try installation.sha256("libtripmath.so"), tools: [
             nativeTool("tripCost", symbol: "trip_cost_usd", parameters: [("distanceKm", "double"), ("travellers", "int32")], returns: "double"),
             nativeTool("greet", symbol: "greeting", parameters: [("name", "string"), ("times", "int32")], returns: "string", free: "greeting_free"),

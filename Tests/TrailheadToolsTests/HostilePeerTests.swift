@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// A hostile or broken server on the other end of Trailhead's HTTP clients — an MCP server over
 /// HTTP, an OpenAI-compatible model — answers with negative lengths, truncated chunks, endless
@@ -11,8 +12,8 @@ import TrailheadSupport
     let port: Int
 
     init() throws {
-        port = try MCPFixtures.freePort()
-        server = try BackgroundProcess(try MCPFixtures.python, [Repository.root + "/Tests/Fixtures/hostile/hostile_http.py", String(port)])
+        port = try freeLoopbackPort()
+        server = try BackgroundProcess(try TrailheadCache.python(), [Checkout.root + "/Tests/Fixtures/hostile/hostile_http.py", String(port)])
         let deadline = monotonicSeconds() + 30
         while true {
             if let fd = try? LoopbackSocket.connect(host: "127.0.0.1", port: port) {
@@ -32,7 +33,7 @@ import TrailheadSupport
     @Test(arguments: modes) func anMCPServerCannotTakeTheAgentDown(mode: String) throws {
         let installation = try TestInstallation()
         let url = "http://127.0.0.1:\(port)/\(mode)/mcp"
-        let outcome = try AgentExecutable.run(
+        let outcome = try AgentProcess.run(
             ["tools", "register", "--mcp", "--url", url, "--timeout-ms", "3000", "--plugins", installation.plugins, "--manifests", installation.manifests])
         #expect(outcome.status == 1, "\(mode): status \(outcome.status), \(outcome.stderr)")
         #expect(outcome.stderr.contains("127.0.0.1:\(port)"), "\(mode): the error names the server: \(outcome.stderr)")
@@ -41,7 +42,7 @@ import TrailheadSupport
 
     @Test(arguments: modes.filter { $0 != "silence" }) func aModelServerCannotTakeTheAgentDown(mode: String) throws {
         let installation = try TestInstallation()
-        let outcome = try AgentExecutable.run(
+        let outcome = try AgentProcess.run(
             ["run", "Where does Ana live?", "--model", "http://127.0.0.1:\(port)/\(mode)/v1#hostile", "--plugins", installation.plugins,
              "--manifests", installation.manifests])
         // 3: the model is unavailable (its probe failed), 1: a response failed.

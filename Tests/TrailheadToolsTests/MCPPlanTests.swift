@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrailheadSchema
+import TrailheadTestSupport
 
 /// `agent plan` with a tool from an MCP server, next to the bundled plugins, on the scripted
 /// model: the server's tool is offered, called and recorded like any other, and a server that
@@ -12,14 +13,14 @@ import TrailheadSchema
         let installation = try TestInstallation()
         for library in ["libPoiTool.so", "libCalendarTool.so"] {
             try installation.install(product: library)
-            let registered = try AgentExecutable.run(["tools", "register", installation.plugins + "/" + library, "--plugins", installation.plugins, "--manifests", installation.manifests])
+            let registered = try AgentProcess.run(["tools", "register", installation.plugins + "/" + library, "--plugins", installation.plugins, "--manifests", installation.manifests])
             #expect(registered.status == 0, "\(registered.stderr)")
         }
         let index = installation.root + "/poi.sqlite"
-        let built = try AgentExecutable.run(["geodata", "build", "--out", index, "--landmarks", Repository.root + "/Tests/Fixtures/landmarks"])
+        let built = try AgentProcess.run(["geodata", "build", "--out", index, "--landmarks", Checkout.root + "/Tests/Fixtures/landmarks"])
         #expect(built.status == 0, "\(built.stderr)")
         try configure(installation, "poi.json", ["index": .string(index)], reading: index)
-        let calendar = Repository.root + "/Data/sample/calendar.ics"
+        let calendar = Checkout.root + "/Data/sample/calendar.ics"
         try configure(installation, "calendar.json", ["calendar": .string(calendar)], reading: calendar)
         try installation.registerMCP(.stdio(command: try MCPFixtures.command("trail_server.py"), environment: [:], directory: nil))
         try installation.registerMCP(.stdio(command: try MCPFixtures.command("crashing_server.py"), environment: [:], directory: nil))
@@ -38,11 +39,11 @@ import TrailheadSchema
 
     /// `agent plan` for two days at Joshua Tree with `tools` enabled, on the scripted model giving
     /// `outputs`: the command's outcome and the transcript's entries.
-    private func plan(_ installation: TestInstallation, tools: String, outputs: [String]) throws -> (AgentExecutable.Outcome, [GeneratedContent]) {
+    private func plan(_ installation: TestInstallation, tools: String, outputs: [String]) throws -> (AgentProcess.Result, [GeneratedContent]) {
         let script = installation.root + "/script.jsonl"
         try outputs.map { GeneratedContent.string($0).jsonString }.joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let transcript = installation.root + "/run.jsonl"
-        let plan = try AgentExecutable.run(
+        let plan = try AgentProcess.run(
             ["plan", "Joshua Tree National Park", "--days", "2", "--tools", tools,
              "--from", "2026-12-01", "--to", "2026-12-31", "--model", "scripted:\(script)", "--transcript", transcript, "--format", "json",
              "--plugins", installation.plugins, "--manifests", installation.manifests],

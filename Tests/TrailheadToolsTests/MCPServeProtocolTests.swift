@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// `agent mcp serve` message by message: revision negotiation and its error, unknown tools,
 /// cancellation without a reply, list changes on quarantine, and the HTTP transport's sessions,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import TrailheadTools
 
 /// `agent mcp serve`: Trailhead's tools for any MCP client. The official MCP Python SDK's client

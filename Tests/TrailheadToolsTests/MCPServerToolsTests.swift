@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TrailheadSchema
+import TrailheadTestSupport
 @testable import TrailheadTools
 
 /// MCP servers as tools: servers written with the official MCP Python SDK (Tests/Fixtures/mcp),
@@ -152,8 +153,8 @@ import TrailheadSchema
     }
 
     @Test func aStreamableHTTPServerIsReachedByItsURL() throws {
-        let port = try MCPFixtures.freePort()
-        let server = try BackgroundProcess(try MCPFixtures.python, [MCPFixtures.path("trail_server.py"), "--http", String(port)])
+        let port = try freeLoopbackPort()
+        let server = try BackgroundProcess(try TrailheadCache.python(), [MCPFixtures.path("trail_server.py"), "--http", String(port)])
         defer { server.stop() }
         try server.waitForStderr(containing: "Uvicorn running")
         let installation = try TestInstallation()

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import TrailheadSchema
+import TrailheadTestSupport
 import TrailheadTools
 
 /// `agent tools register --mcp`, then `list`, `inspect` and `call` on an MCP server's tools,
 /// end to end with the built `agent`.
 @Suite struct MCPToolsCommandTests {
     /// Runs `agent` on the installation's folders (given before `--`: what follows is a server's command).
-    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentExecutable.Outcome {
+    private func agent(_ arguments: [String], in installation: TestInstallation) throws -> AgentProcess.Result {
         let split = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        return try AgentExecutable.run(
+        return try AgentProcess.run(
             arguments[..<split] + ["--plugins", installation.plugins, "--manifests", installation.manifests] + arguments[split...])
     }
 

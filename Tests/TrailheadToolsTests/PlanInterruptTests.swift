@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// `agent plan` interrupted the way a user interrupts it: Ctrl-C in the terminal, which sends
 /// SIGINT to the terminal's foreground process group. The agent handles SIGINT while it runs (to
@@ -35,7 +36,7 @@ import TrailheadSupport
 
         // …when the restarted worker is busy with the hanging call…
         var workers: [ProcessEntry] = []
-        try waitUntil("the restarted worker runs the hanging call", seconds: 120) {
+        try waitUntil("the restarted worker runs the hanging call", timeout: 120) {
             let text = (try? String(contentsOfFile: transcript, encoding: .utf8)) ?? ""
             workers = ProcessEntry.all().filter { $0.parent == agent.pid && $0.name == "agent-tool-host" && !$0.isZombie }
             return text.contains(#""tool":"hang""#) && text.contains(#""kind":"toolOutput""#) && workers.count == 1
@@ -49,7 +50,7 @@ import TrailheadSupport
 
         // …a Ctrl-C in the agent's terminal…
         #expect(agent.signal(SIGINT, group: true))
-        try waitUntil("the agent ends", seconds: 60) {
+        try waitUntil("the agent ends", timeout: 60) {
             ended = ChildProcess.termination(of: agent.pid)
             return ended != nil
         }
@@ -63,20 +64,10 @@ import TrailheadSupport
         #expect(outputs.first?["error"]?.stringValue?.contains("tool 'crash' crashed") == true, "\(outputs)")
         #expect(entries.last?["kind"] == "cancelled", "\(entries.last ?? .null)")
         // …and no worker is left running.
-        try waitUntil("no worker of this installation runs", seconds: 10) {
+        try waitUntil("no worker of this installation runs", timeout: 10) {
             !ProcessEntry.all().contains { $0.name == "agent-tool-host" && !$0.isZombie && $0.commandLine.contains(installation.root) }
         }
         #expect(!ProcessEntry.all().contains { $0.pid == worker.pid && !$0.isZombie })
-    }
-}
-
-/// Polls `condition` until it holds; a bounded wait for something another process does, not a
-/// measurement (it fails only when the thing never happens).
-func waitUntil(_ what: String, seconds: Double, _ condition: () throws -> Bool) throws {
-    let deadline = monotonicSeconds() + seconds
-    while try !condition() {
-        guard monotonicSeconds() < deadline else { throw TestSetupError("waited \(Int(seconds)) s, in vain, until \(what)") }
-        usleep(50_000)
     }
 }
 

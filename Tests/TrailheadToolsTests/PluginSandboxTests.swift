@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 @testable import TrailheadTools
 

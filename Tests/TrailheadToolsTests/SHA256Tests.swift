@@ -1,6 +1,7 @@
 import TrailheadSupport
 import Foundation
 import Testing
+import TrailheadTestSupport
 import TrailheadTools
 
 @Suite struct SHA256Tests {

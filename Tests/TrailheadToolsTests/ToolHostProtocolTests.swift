@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// `agent-tool-host` speaks newline-delimited JSON-RPC 2.0 in MCP's shape: checked line by line.
 @Suite struct ToolHostProtocolTests {

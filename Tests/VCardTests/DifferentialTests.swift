@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSupport
 import Testing
+import TrailheadTestSupport
 @testable import VCard
 
 /// Our contacts against python's vobject (Scripts/differential-reference.py): name, emails and
@@ -9,15 +10,13 @@ import Testing
 @Suite("vCard differential against vobject")
 struct VCardDifferentialTests {
     @Test func contactsAgreeWithVobject() throws {
-        let root = TestFiles.packageRoot.path
+        let root = Checkout.root
         var files = try VobjectFilesTests.vCardFiles().map { ("vobject/test_files/\($0)", try TestFiles.vobjectTestFile($0)) }
         let fixtures = root + "/Tests/Fixtures/vcards"
         files += try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".vcf") }.sorted()
             .map { ("fixtures/\($0)", fixtures + "/" + $0) }
         files.append(("Data/sample/contacts.vcf", TestFiles.sampleContacts))
-        let environment = ProcessInfo.processInfo.environment
-        let cache = environment["TRAILHEAD_CACHE"].map { $0 } ?? ((environment["TRAILHEAD_TEST_DATA"] ?? NSHomeDirectory() + "/.cache/trailhead/testdata") + "/..")
-        let data = try ChildProcess.run(cache + "/venv/bin/python", ["-W", "ignore", root + "/Scripts/differential-reference.py", "vcf"] + files.map(\.1))
+        let data = try ChildProcess.run(try TrailheadCache.python(), ["-W", "ignore", root + "/Scripts/differential-reference.py", "vcf"] + files.map(\.1))
             .standardOutput
         var reference: [String: [String: Any]] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {

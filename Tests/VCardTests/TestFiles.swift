@@ -1,35 +1,18 @@
 import Foundation
 import Testing
+import TrailheadTestSupport
 
-/// Where the tests' real inputs live: the vobject sdist (through `TRAILHEAD_TEST_DATA`), our
-/// fixtures and the bundled sample contacts.
+/// Where the tests' real inputs live: the vobject sdist (in the test data), our fixtures and the
+/// bundled sample contacts.
 enum TestFiles {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String
-    }
+    static var sampleContacts: String { Checkout.path("Data/sample/contacts.vcf") }
 
-    /// The package root, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func fixture(_ name: String) -> String { Checkout.path("Tests/Fixtures/vcards/\(name)") }
 
-    static var sampleContacts: String { packageRoot.appendingPathComponent("Data/sample/contacts.vcf").path }
-
-    static func fixture(_ name: String) -> String {
-        packageRoot.appendingPathComponent("Tests/Fixtures/vcards/\(name)").path
-    }
-
-    /// The unpacked vobject sdist; fails (never skips) when it is not there.
+    /// The unpacked vobject sdist; fails (never skips) when its test_files/ are not there.
     static func vobjectDirectory() throws -> URL {
-        let base = ProcessInfo.processInfo.environment["TRAILHEAD_TEST_DATA"]
-            ?? NSHomeDirectory() + "/.cache/trailhead/testdata"
-        let directory = URL(fileURLWithPath: base).appendingPathComponent("vobject")
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("test_files").path) else {
-            throw Missing(description: """
-                vobject test data not found at \(directory.path) (test_files/ missing). \
-                Run Scripts/fetch-test-data.sh or set TRAILHEAD_TEST_DATA.
-                """)
-        }
-        return directory
+        _ = try TrailheadCache.testData("vobject/test_files")
+        return URL(fileURLWithPath: TrailheadCache.testData + "/vobject")
     }
 
     static func vobjectTestFile(_ name: String) throws -> String {

@@ -59,20 +59,6 @@ extension GeoIndexWriter {
             for place in places.sorted(by: Place.spatialOrder) { try writer.add(place) }
         }
     }
-
-    /// Imports curated landmarks and their points of interest in one transaction.
-    public func importLandmarks(_ landmarks: [Landmark]) throws -> ImportSummary {
-        try transaction { writer in
-            var summary = ImportSummary()
-            for landmark in landmarks {
-                try writer.add(landmark)
-                summary.landmarks += 1
-                summary.imported[.landmark, default: 0] += 1
-                for poi in landmark.pointsOfInterest { summary.imported[poi.category, default: 0] += 1 }
-            }
-            return summary
-        }
-    }
 }
 
 extension CuratedTwins {

@@ -155,11 +155,6 @@ struct GroundingGuard: Sendable {
         return nil
     }
 
-    /// The allowed values of each grounded field, keyed by its target path ("/days/*/date").
-    var groundedValues: [String: [String]] {
-        Dictionary(zip(rules, values).compactMap { rule, values in rule.target.map { ($0.description, values) } }, uniquingKeysWith: { $0 + $1 })
-    }
-
     /// `schema` with each grounded field restricted to the gathered values, wherever the field's
     /// path reaches (through `$ref`s and alternatives too: `Grounding` checks a rule's path the same
     /// way when the session starts).

@@ -93,7 +93,7 @@ public struct ToolSearchIndex: Sendable {
             if character.isLetter || character.isNumber {
                 let hump = character.isUppercase && (previous?.isLowercase ?? false)
                 let digitEdge = previous.map { $0.isNumber != character.isNumber } ?? false
-                if (hump || digitEdge), !current.isEmpty {
+                if hump || digitEdge, !current.isEmpty {
                     words.append(current)
                     current = ""
                 }

@@ -56,8 +56,7 @@ struct MCPServeCommand: Command {
             return .success
         }
         // Ctrl-C or SIGTERM stops the listener; the workers are stopped on the way out.
-        let watches: [SignalWatch]
-        do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
+        let watches = try watchStopSignals { server.stop() }
         defer { watches.forEach { $0.stop() } }
         do {
             try await onOwnThread { try server.serveHTTP(port: port) { url in context.stderr.line("agent mcp serve: \(tools.count) tools on \(url)") } }

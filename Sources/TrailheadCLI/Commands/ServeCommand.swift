@@ -40,25 +40,15 @@ struct ServeCommand: Command {
     @OptionGroup var pluginFolders: PluginFolderOptions
 
     func run(context: CommandContext) async throws -> ExitCode {
-        let agents: [AgentSpec]
-        if let path = self.agents {
-            do { agents = try AgentSpec.load(path: context.absolutePath(path)) } catch { throw CommandError(error.message, exitCode: .usage) }
-        } else {
-            agents = [.tripPlanner]
-        }
+        let agents = try Self.loadAgents(self.agents, context: context)
         let home = CommonOptions.home(context: context)
         let store = try Self.makeStore(self.store, home: home, context: context)
         let models = try Self.makeModels(model, apiKeyVariable: modelApiKeyEnv)
         let apiKey = context.environment[apiKeyEnv].flatMap { $0.isEmpty ? nil : $0 }
 
         let folders = pluginFolders.resolved(context)
-        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
+        let registry = try Self.makeRegistry(for: agents, folders: folders, home: home)
         defer { registry.shutdown() }
-        for agent in agents {
-            do { _ = try registry.sessionTools(plugins: agent.tools) } catch {
-                throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
-            }
-        }
         let runs = try Self.makeRuns(store)
         let server: AgentServer
         do {
@@ -70,8 +60,7 @@ struct ServeCommand: Command {
         } catch {
             throw CommandError("\(error)", exitCode: .usage)
         }
-        let watches: [SignalWatch]
-        do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in server.stop() } } } catch { throw CommandError("\(error)") }
+        let watches = try watchStopSignals { server.stop() }
         defer { watches.forEach { $0.stop() } }
         context.stderr.line(
             "agent serve: \(agents.map(\.name).joined(separator: ", ")) on \(server.url) (store \(store.description)\(runs == nil ? "" : "; background runs"); model \(models.description)\(apiKey == nil ? "" : "; API key required"))")
@@ -95,6 +84,26 @@ struct ServeCommand: Command {
             if opener.terminationStatus == 0 { return }
         } catch {}
         context.stderr.line("agent serve: --open: no desktop browser to open here (xdg-open failed); open \(url) in one")
+    }
+
+    /// The agents of `--agents FILE`, or the trip planner.
+    static func loadAgents(_ path: String?, context: CommandContext) throws(CommandError) -> [AgentSpec] {
+        guard let path else { return [.tripPlanner] }
+        do { return try AgentSpec.load(path: context.absolutePath(path)) } catch { throw CommandError(error.message, exitCode: .usage) }
+    }
+
+    /// The registry of the plugin folders, refusing an agent whose tools it does not have.
+    static func makeRegistry(for agents: [AgentSpec], folders: PluginFolders, home: String) throws(CommandError)
+        -> ToolRegistry
+    {
+        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
+        for agent in agents {
+            do { _ = try registry.sessionTools(plugins: agent.tools) } catch {
+                registry.shutdown()
+                throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
+            }
+        }
+        return registry
     }
 
     static func makeStore(_ text: String?, home: String, context: CommandContext) throws(CommandError) -> any SessionStore {

@@ -34,28 +34,17 @@ struct WorkerCommand: Command {
         }
         var settings = ServeCommand.workerConfiguration(context)
         settings.concurrency = concurrency
-        let agents: [AgentSpec]
-        if let path = self.agents {
-            do { agents = try AgentSpec.load(path: context.absolutePath(path)) } catch { throw CommandError(error.message, exitCode: .usage) }
-        } else {
-            agents = [.tripPlanner]
-        }
+        let agents = try ServeCommand.loadAgents(self.agents, context: context)
         let home = CommonOptions.home(context: context)
         let store = try ServeCommand.makeStore(url, home: home, context: context)
         guard let runs = try ServeCommand.makeRuns(store) else { throw CommandError("--store: not a PostgreSQL store", exitCode: .usage) }
         let models = try ServeCommand.makeModels(model, apiKeyVariable: modelApiKeyEnv)
         let folders = pluginFolders.resolved(context)
-        let registry = ToolRegistry(.init(pluginsFolder: folders.plugins, manifestsFolder: folders.manifests, home: home))
+        let registry = try ServeCommand.makeRegistry(for: agents, folders: folders, home: home)
         defer { registry.shutdown() }
-        for agent in agents {
-            do { _ = try registry.sessionTools(plugins: agent.tools) } catch {
-                throw CommandError("agent '\(agent.name)': \(error.message)", exitCode: .usage)
-            }
-        }
         let worker = BackgroundWorker(configuration: settings, runs: runs, agents: agents, registry: registry, store: store, models: models)
         let stopped = DispatchSemaphore(value: 0)
-        let watches: [SignalWatch]
-        do { watches = try [SIGINT, SIGTERM].map { try SignalWatch($0) { _ in stopped.signal() } } } catch { throw CommandError("\(error)") }
+        let watches = try watchStopSignals { stopped.signal() }
         defer { watches.forEach { $0.stop() } }
         worker.start()
         context.stderr.line("agent worker: \(settings.concurrency) at a time from \(runs.description) (\(settings.owner); model \(models.description))")

@@ -53,17 +53,9 @@ enum JSONRPC {
         ["jsonrpc": "2.0", "id": id, "error": ["code": .number(Double(code)), "message": .string(message)]]
     }
 
-    /// A `tools/call` result: the value as text (for any MCP client) and as structured content
-    /// (when it is an object, as MCP requires of `structuredContent`).
-    static func toolResult(_ value: GeneratedContent) -> GeneratedContent {
-        var result: JSONObject = ["content": [["type": "text", "text": .string(value.jsonString)]]]
-        if case .object = value { result["structuredContent"] = value }
-        result["isError"] = false
-        return .object(result)
-    }
-
-    /// The same as `result(id:, toolResult(value))` in text, spliced from `text` (the value's
-    /// compact JSON, one line) so the hot path encodes the result once instead of twice.
+    /// A `tools/call` result line: the value as text (for any MCP client) and as structured content
+    /// (when it is an object, as MCP requires of `structuredContent`), spliced from `text` (the
+    /// value's compact JSON, one line) so the hot path encodes the result once instead of twice.
     static func toolResultLine(id: GeneratedContent, _ value: GeneratedContent, text: String) -> String {
         var line = #"{"jsonrpc":"2.0","id":"#
         line += id.jsonString

@@ -6,7 +6,6 @@ import TrailheadSchema
 /// or Streamable HTTP) runs tool calls, concurrently or not, and writes the replies.
 struct MCPServerSession: Sendable {
     let source: any MCPToolSource
-    init(source: any MCPToolSource) { self.source = source }
 
     /// What one incoming message asks for.
     enum Action: Sendable {

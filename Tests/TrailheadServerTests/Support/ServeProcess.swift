@@ -2,6 +2,7 @@ import Foundation
 import TrailheadAgent
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,12 +22,11 @@ final class ServeProcess {
 
     /// Starts `agent serve --port 0 arguments…` and waits until it says where it listens.
     init(_ arguments: [String], environment: [String: String?] = [:]) throws {
-        log = ServeFixtures.scratch.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log").path
-        try FileManager.default.createDirectory(at: ServeFixtures.scratch, withIntermediateDirectories: true)
+        log = try Scratch.newFolder("serve") + "/serve.log"
         var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no"]
         for (name, value) in environment { changes[name] = value }
         process = try ChildProcess(
-            try Self.agent(), ["serve", "--port", "0"] + arguments,
+            try BuildProducts.path("agent"), ["serve", "--port", "0"] + arguments,
             options: .init(environment: ChildProcess.Options.environment(adding: changes), standardOutput: .file(log), standardError: .file(log)))
         let deadline = monotonicSeconds() + 60
         while true {
@@ -89,12 +89,16 @@ final class ServeProcess {
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         session.dataTask(with: request) { data, response, error in
-            if let error { failure.set(error) } else { result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())) }
+            if let error {
+                failure.withLock { $0 = error }
+            } else {
+                result.withLock { $0 = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()) }
+            }
             done.signal()
         }.resume()
         done.wait()
-        if let error = failure.get() { throw error }
-        let (status, data) = result.get()!
+        if let error = failure.current { throw error }
+        let (status, data) = result.current!
         return (status, (try? GeneratedContent(json: data)) ?? .string(String(decoding: data, as: UTF8.self)))
     }
 
@@ -114,65 +118,22 @@ final class ServeProcess {
         defer { session.finishTasksAndInvalidate() }
         session.dataTask(with: request) { data, response, error in
             let http = response as? HTTPURLResponse
-            if let error { failure.set(error) } else { result.set((http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", data ?? Data())) }
+            if let error {
+                failure.withLock { $0 = error }
+            } else {
+                result.withLock { $0 = (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", data ?? Data()) }
+            }
             done.signal()
         }.resume()
         done.wait()
-        if let error = failure.get() { throw error }
-        let (status, type, data) = result.get()!
+        if let error = failure.current { throw error }
+        let (status, type, data) = result.current!
         return (status, type, String(decoding: data, as: UTF8.self))
-    }
-
-    /// `.build/<config>/agent`, beside the test bundle.
-    static func agent() throws -> String {
-        let candidates = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ]
-        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("agent").path) {
-            return folder.appendingPathComponent("agent").path
-        }
-        throw Failure(description: "the agent executable is not built: run `swift build --build-tests`")
-    }
-}
-
-/// A value set from a callback thread and read after it signalled.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func set(_ newValue: Value) {
-        lock.lock()
-        value = newValue
-        lock.unlock()
-    }
-    func update(_ body: (inout Value) -> Void) {
-        lock.lock()
-        body(&value)
-        lock.unlock()
-    }
-    func get() -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }
 
 /// Files a test writes: an agents file and a model script.
 enum ServeFixtures {
-    /// Where this test process's folders and server logs go; removed when the process exits (a
-    /// run of the suite left some 80 folders in the temporary directory).
-    static let scratch: URL = {
-        atexit { try? FileManager.default.removeItem(at: ServeFixtures.scratch) }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("trailhead-server-tests-\(getpid())")
-    }()
-
-    static func folder() throws -> String {
-        let folder = scratch.appendingPathComponent("test-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// An agent that answers with text after asking the calendar (a bundled plugin).
     static let agents = """
         {"agents": [{"name": "free-days", "instructions": "You tell the user which days their calendar leaves free.",

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSupport
+import TrailheadTestSupport
 
 /// A throwaway PostgreSQL cluster for one test: `initdb` in a temporary folder, `pg_ctl` on a free
 /// port of 127.0.0.1 (and a socket in that folder), trust authentication for the `postgres` role.
@@ -29,7 +30,7 @@ final class TestPostgres {
         // the socket path must stay short.
         folder = "/tmp/trailhead-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try freeLoopbackPort()
         if asRoot {
             guard let user = getpwnam("postgres") else {
                 throw SetupError(description: "running as root, and there is no postgres user to run initdb as (install postgresql-15)")
@@ -77,12 +78,5 @@ final class TestPostgres {
             throw SetupError(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(done.status)): \(done.stderr)\(done.stdout)\n\(log)")
         }
         return done.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        guard let port = LoopbackSocket.bindLoopback(fd, port: 0) else { throw SetupError(description: "no free port") }
-        return port
     }
 }

@@ -1,57 +1,21 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import TrailheadTools
 
-/// The built `agent` executable, run the way a user runs it.
-enum AgentExecutable {
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs `agent arguments…` to its end with `input` on stdin.
-    static func run(_ arguments: [String], environment: [String: String] = [:], input: String = "") throws -> Outcome {
-        var changes: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": "1"]
-        for (name, value) in environment { changes[name] = value }
-        let completed = try ChildProcess.run(
-            try BuildProducts.path("agent"), arguments, input: Array(input.utf8),
-            options: .init(environment: ChildProcess.Options.environment(adding: changes)))
-        return Outcome(status: completed.status, stdout: completed.stdout, stderr: completed.stderr)
-    }
-}
-
-/// The project's Python (with the official MCP SDK) and the MCP fixtures in `Tests/Fixtures/mcp`.
+/// The MCP fixtures in `Tests/Fixtures/mcp`, run by the project's Python (with the official MCP SDK).
 enum MCPFixtures {
-    static var python: String {
-        get throws {
-            let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? NSHomeDirectory() + "/.cache/trailhead"
-            let python = cache + "/venv/bin/python"
-            guard FileManager.default.isExecutableFile(atPath: python) else {
-                throw TestSetupError("no Python venv at \(python): run `make setup` (Scripts/setup-python.sh installs the mcp SDK)")
-            }
-            return python
-        }
-    }
-
     /// `Tests/Fixtures/mcp/<name>`.
-    static func path(_ name: String) -> String { Repository.root + "/Tests/Fixtures/mcp/" + name }
+    static func path(_ name: String) -> String { Checkout.path("Tests/Fixtures/mcp/" + name) }
 
     /// The stdio command of a fixture server.
-    static func command(_ server: String) throws -> [String] { [try python, path(server)] }
+    static func command(_ server: String) throws -> [String] { [try TrailheadCache.python(), path(server)] }
 
     /// Runs `sdk_client.py` (the official SDK's client) with `arguments`; returns its JSON report.
     static func sdkClient(_ arguments: [String]) throws -> GeneratedContent {
-        let output = try run(try python, [path("sdk_client.py")] + arguments)
+        let output = try run(try TrailheadCache.python(), [path("sdk_client.py")] + arguments)
         return try GeneratedContent(json: output.split(separator: "\n").last.map(String.init) ?? "")
-    }
-
-    /// A port free on 127.0.0.1 now.
-    static func freePort() throws -> Int {
-        let (fd, port) = try LoopbackSocket.listen(port: 0)
-        close(fd)
-        return port
     }
 }
 

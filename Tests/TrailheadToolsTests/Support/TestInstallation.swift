@@ -2,43 +2,13 @@ import TrailheadSupport
 import Foundation
 import Testing
 import TrailheadSchema
+import TrailheadTestSupport
 import TrailheadTools
 
-/// Built products (`libFixtureTool.so`, `agent-tool-host`, `agent`) sit beside the test bundle in
-/// `.build/debug/`; `swift build` makes them (the Makefile runs it before `swift test`).
-enum BuildProducts {
-    static var folder: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = (executable as NSString).deletingLastPathComponent
-        // The bundle may be a directory (`X.xctest/...`); climb to the folder that holds it.
-        while folder.contains(".xctest") { folder = (folder as NSString).deletingLastPathComponent }
-        return folder
-    }
-
-    /// The product's path; a clear failure when it was not built.
-    static func path(_ name: String) throws -> String {
-        let path = (folder as NSString).appendingPathComponent(name)
-        guard FileManager.default.isExecutableFile(atPath: path) || FileManager.default.fileExists(atPath: path) else {
-            throw TestSetupError("\(name) is not built in \(folder): run `swift build` (or `make test`) before `swift test`")
-        }
-        return path
-    }
-}
-
-enum Repository {
-    /// The checkout, found from this file's path.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let cPlugins = root + "/Tests/Fixtures/CPlugins"
-    static let headerFolder = root + "/Sources/CTrailheadTool/include"
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// The C plugins' sources and the header they compile against.
+enum CPluginSources {
+    static let folder = Checkout.path("Tests/Fixtures/CPlugins")
+    static let headerFolder = Checkout.path("Sources/CTrailheadTool/include")
 }
 
 /// A throwaway installation folder: `Plugins/`, `Manifests/`, libraries compiled or copied in.
@@ -48,7 +18,7 @@ final class TestInstallation: @unchecked Sendable {
     var manifests: String { root + "/Manifests" }
 
     init() throws {
-        root = NSTemporaryDirectory() + "trailhead-tools-\(UUID().uuidString)"
+        root = try Scratch.newFolder("installation")
         for folder in [root + "/Plugins", root + "/Manifests"] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
@@ -60,7 +30,7 @@ final class TestInstallation: @unchecked Sendable {
     @discardableResult
     func compile(_ source: String, to library: String, flags: [String] = []) throws -> String {
         let output = plugins + "/" + library
-        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-O1", "-I", Repository.headerFolder] + flags + ["-o", output, Repository.cPlugins + "/" + source])
+        try run("/usr/bin/gcc", ["-shared", "-fPIC", "-O1", "-I", CPluginSources.headerFolder] + flags + ["-o", output, CPluginSources.folder + "/" + source])
         return output
     }
 

@@ -33,10 +33,10 @@ enum Describe {
     static func itemCount(min: Int?, max: Int?, got: Int) -> String {
         let expected: String
         switch (min, max) {
-        case let (lo?, hi?) where lo == hi: expected = "exactly \(count(lo, "item", "items"))"
-        case let (lo?, hi?): expected = "\(lo) to \(hi) items"
-        case let (lo?, nil): expected = "at least \(count(lo, "item", "items"))"
-        case let (nil, hi?): expected = "at most \(count(hi, "item", "items"))"
+        case (let lo?, let hi?) where lo == hi: expected = "exactly \(count(lo, "item", "items"))"
+        case (let lo?, let hi?): expected = "\(lo) to \(hi) items"
+        case (let lo?, nil): expected = "at least \(count(lo, "item", "items"))"
+        case (nil, let hi?): expected = "at most \(count(hi, "item", "items"))"
         case (nil, nil): expected = "a different number of items"
         }
         return "expected \(expected), got \(got)"

@@ -86,8 +86,6 @@ public struct SchemaBuilder: Sendable, Hashable {
         return "^(\(word)[\(inside)]? ){\(first - 1),\(last - 1)}\(word)[.!?]\(endsSentence ? "" : "?")$"
     }
 
-    /// What a word of `text(words:)` is made of (a regex class body), and what may end it.
-    public static let wordLetters = "A-Za-z0-9\u{00C0}-\u{024F}"
     /// The capitals and the small letters of a word (digits are both; Latin Extended-A, whose
     /// cases alternate letter by letter, counts as small).
     static let upperLetters = "A-Z0-9\u{00C0}-\u{00DE}", lowerLetters = "a-z0-9\u{00DF}-\u{024F}"

@@ -182,10 +182,10 @@ struct PromptRenderer {
     /// " exactly 3 items", " 1 to 3 items", " at least 1 item", " at most 5 items", or "".
     static func countBounds(_ min: Int?, _ max: Int?, _ singular: String, _ plural: String) -> String {
         switch (min, max) {
-        case let (lo?, hi?) where lo == hi: " exactly " + Describe.count(lo, singular, plural)
-        case let (lo?, hi?): " \(lo) to \(hi) \(plural)"
-        case let (lo?, nil) where lo > 0: " at least " + Describe.count(lo, singular, plural)
-        case let (_, hi?): " at most " + Describe.count(hi, singular, plural)
+        case (let lo?, let hi?) where lo == hi: " exactly " + Describe.count(lo, singular, plural)
+        case (let lo?, let hi?): " \(lo) to \(hi) \(plural)"
+        case (let lo?, nil) where lo > 0: " at least " + Describe.count(lo, singular, plural)
+        case (_, let hi?): " at most " + Describe.count(hi, singular, plural)
         default: ""
         }
     }

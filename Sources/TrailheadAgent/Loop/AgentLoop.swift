@@ -224,6 +224,7 @@ struct AgentLoop: Sendable {
                         finishReason: "repetition")
                     return (stopped, loop)
                 }
+            case .usage, .metadata: break
             case .completed(let response): return (response, nil)
             }
         }

@@ -1,14 +1,17 @@
 import TrailheadModels
 
 extension LanguageModelSession {
-    /// Why a response failed.
+    /// Why a response failed. (A failure Foundation Models 27 names for any model — a context too
+    /// small, a rate limit, a timeout, a refusal, a capability the model lacks — is thrown as the
+    /// `LanguageModelError` it is.)
     public enum GenerationError: Error, Sendable, CustomStringConvertible {
         /// `respond` was called while another response of the session was under way.
         case concurrentRequests
         /// The session cannot run as configured (a tool name used twice, a grounding path no
         /// schema has, a prefetched call of a tool the session does not have).
         case setup(SessionSetupError)
-        /// The model failed (unavailable, unreachable, crashed), after the backend's own retries.
+        /// The model failed (unavailable, unreachable, crashed), after the backend's own retries,
+        /// in a way Foundation Models has no `LanguageModelError` for.
         case modelFailed(any Error)
         /// The loop gave up: repairs exhausted, or the answer never matched its schema.
         case failed(String)

@@ -302,6 +302,7 @@ public final class LanguageModelSession: Sendable {
             let entries = state.withLock { $0.transcript.entries[start...] }
             return Outcome(content: content, entries: entries, usage: run.usage, model: run.modelID ?? model.id, turns: turns)
         case .failed(let message):
+            if let error = run.modelError as? LanguageModelError { throw error }
             if let error = run.modelError { throw GenerationError.modelFailed(error) }
             if let failure = run.groundingFailure { throw GenerationError.ungrounded(failure) }
             throw GenerationError.failed(message + Self.callsMade(state.withLock { $0.transcript.entries[start...] }))

@@ -34,6 +34,8 @@ public final class LanguageModelSession: Sendable {
         var calls = 0
         var prewarm: Task<Void, Never>?
         var configuration = Configuration()
+        /// Every response's usage, failed ones too.
+        var usage = Usage()
     }
 
     /// What an agent tunes beyond Foundation Models' surface.
@@ -152,6 +154,10 @@ public final class LanguageModelSession: Sendable {
 
     /// True while a `respond` or `streamResponse` is under way.
     public var isResponding: Bool { state.withLock { $0.isResponding } }
+
+    /// The tokens every response of the session took so far, failed ones too (Foundation Models
+    /// 27's `usage`): it only grows.
+    public var usage: Usage { state.withLock { $0.usage } }
 
     /// Bounds, hooks and recording; change it before responding.
     public var configuration: Configuration {
@@ -296,6 +302,7 @@ public final class LanguageModelSession: Sendable {
         } else {
             run = await loop.run(conversation, machine: stateMachine)
         }
+        state.withLock { $0.usage = $0.usage.adding(run.usage) }
         switch run.outcome {
         case .finished(let content, let turns):
             state.withLock { $0.conversation = conversation + run.messages }

@@ -7,6 +7,10 @@ extension LanguageModelSession {
     public enum GenerationError: Error, Sendable, CustomStringConvertible {
         /// `respond` was called while another response of the session was under way.
         case concurrentRequests
+        /// The session's `transcript` was set while this response was under way (Foundation Models
+        /// 27's `LanguageModelSession.Error.transcriptMutationWhileResponding`): the response ends
+        /// with this error, and the transcript is the one set.
+        case transcriptMutationWhileResponding
         /// The session cannot run as configured (a tool name used twice, a grounding path no
         /// schema has, a prefetched call of a tool the session does not have).
         case setup(SessionSetupError)
@@ -24,6 +28,8 @@ extension LanguageModelSession {
         public var description: String {
             switch self {
             case .concurrentRequests: "the session is already responding: wait for the response before asking again"
+            case .transcriptMutationWhileResponding:
+                "the session's transcript was set while it was responding: the response was abandoned, and the transcript is the one set"
             case .setup(let error): "the session cannot start: \(error)"
             case .modelFailed(let error): "the model failed: \(error)"
             case .failed(let message): message

@@ -27,7 +27,9 @@ struct EchoModel: LanguageModel {
             channel.yield(.metadata(["modelID": "echo-2026-06-08"]))
             channel.yield(.text(text))
             channel.yield(.usage(usage))
-            channel.yield(.completed(ModelResponse(text: text, modelID: id, usage: usage, timings: ModelTimings(total: 0), finishReason: "stop", metadata: ["modelID": "echo-2026-06-08"])))
+            let response = ModelResponse(
+                text: text, modelID: id, usage: usage, timings: ModelTimings(total: 0), finishReason: "stop", metadata: ["modelID": "echo-2026-06-08"])
+            channel.yield(.completed(response))
             channel.finish()
         }
     }
@@ -37,7 +39,9 @@ struct EchoModel: LanguageModel {
 let echo = EchoModel()
 let capability: LanguageModelCapabilities.Capability = .guidedGeneration
 print("echo guided generation: \(echo.capabilities.contains(capability)), reasoning: \(echo.capabilities.contains(.reasoning))")
-do { _ = try await LanguageModelSession(model: echo).respond(to: "Umbrella?", generating: Advice.self) } catch LanguageModelError.unsupportedCapability(let info) {
+do {
+    _ = try await LanguageModelSession(model: echo).respond(to: "Umbrella?", generating: Advice.self)
+} catch LanguageModelError.unsupportedCapability(let info) {
     print("unsupportedCapability: \(info.capability)")
 }
 
@@ -45,7 +49,10 @@ do { _ = try await LanguageModelSession(model: echo).respond(to: "Umbrella?", ge
 let session = LanguageModelSession(model: echo)
 let hello = try await session.respond(to: "hello")
 let usage: LanguageModelSession.Usage = hello.usage
-print("\(hello.content) — input \(usage.input.totalTokenCount) (\(usage.input.cachedTokenCount) cached), output \(usage.output.totalTokenCount) (\(usage.output.reasoningTokenCount) reasoning), total \(usage.totalTokenCount), \(usage.metadata["modelID"]?.stringValue ?? "?")")
+print(
+    "\(hello.content) — input \(usage.input.totalTokenCount) (\(usage.input.cachedTokenCount) cached),",
+    "output \(usage.output.totalTokenCount) (\(usage.output.reasoningTokenCount) reasoning),",
+    "total \(usage.totalTokenCount), \(usage.metadata["modelID"]?.stringValue ?? "?")")
 
 // Apple's errors, thrown by a model and caught as they are.
 let failures: [LanguageModelError] = [
@@ -56,7 +63,7 @@ let failures: [LanguageModelError] = [
 for failure in failures {
     do { _ = try await LanguageModelSession(model: EchoModel(failure: failure)).respond(to: "hi") } catch let error as LanguageModelError {
         switch error {
-        case .rateLimited(let info): print("rateLimited until \(info.resetDate.map { Int($0.timeIntervalSince1970) } ?? 0): \(info.debugDescription)")
+        case .rateLimited(let info): print("rateLimited until \(Int(info.resetDate?.timeIntervalSince1970 ?? 0)): \(info.debugDescription)")
         case .timeout(let info): print("timeout: \(info.debugDescription), metadata \(info.metadata.count)")
         case .refusal(let info): print("refusal: \(info.explanation)")
         case .contextSizeExceeded, .unsupportedCapability: print("unexpected: \(error)")
@@ -64,7 +71,9 @@ for failure in failures {
     }
 }
 let small = LanguageModelSession(model: ScriptedModel(outputs: ["never"], contextSize: 64))
-do { _ = try await small.respond(to: Prompt(String(repeating: "far too long ", count: 40))) } catch LanguageModelError.contextSizeExceeded(let info) {
+do {
+    _ = try await small.respond(to: Prompt(String(repeating: "far too long ", count: 40)))
+} catch LanguageModelError.contextSizeExceeded(let info) {
     print("contextSizeExceeded: \(info.tokenCount) tokens, context \(info.contextSize)")
 }
 
@@ -74,7 +83,8 @@ let streaming = LanguageModelSession(model: counted)
 let stream = streaming.streamResponse(to: "Umbrella in Porto?", generating: Advice.self)
 var last: LanguageModelSession.Usage?
 for try await snapshot in stream { last = snapshot.usage }
-print("streamed: last snapshot \(last?.totalTokenCount ?? 0) tokens, response \(try await stream.collect().usage.totalTokenCount), session \(streaming.usage.totalTokenCount)")
+let streamed = try await stream.collect()
+print("streamed: last snapshot \(last?.totalTokenCount ?? 0) tokens, response \(streamed.usage.totalTokenCount), session \(streaming.usage.totalTokenCount)")
 
 // What a failed response leaves in the transcript.
 for policy in [TranscriptErrorHandlingPolicy.revertTranscript, .preserveTranscript] {

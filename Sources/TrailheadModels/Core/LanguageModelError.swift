@@ -148,7 +148,8 @@ extension LanguageModelError {
         .unsupportedCapability(
             UnsupportedCapability(
                 capability: capability,
-                debugDescription: "\(need) needs \(capability), which \(model) does not support (its capabilities: \(capabilities)); the model was not called",
+                debugDescription:
+                    "\(need) needs \(capability), which \(model) does not support (its capabilities: \(capabilities)); the model was not called",
                 metadata: ["model": model]))
     }
 }

@@ -44,8 +44,8 @@ public final class ModelFleet: LanguageModel {
         self.members = members
         self.cooldown = cooldown
         let zeros = members.map { _ in 0 }
-        state = Mutex(
-            State(busy: zeros, downUntil: zeros.map(Double.init), limitedUntil: zeros.map(Double.init), served: zeros, skipped: zeros, rateLimited: zeros))
+        let never = members.map { _ in 0.0 }
+        state = Mutex(State(busy: zeros, downUntil: never, limitedUntil: never, served: zeros, skipped: zeros, rateLimited: zeros))
     }
 
     public var id: String { "fleet(\(members.map(\.model.id).joined(separator: ", ")))" }
@@ -99,10 +99,9 @@ public final class ModelFleet: LanguageModel {
             case .member(let member): index = member
             case .limited(let until):
                 let reset = Date().addingTimeInterval(max(0, until - monotonicSeconds()))
+                let description = "\(id): every endpoint left is rate limited, the first until \(reset.formatted(.iso8601))"
                 throw LanguageModelError.rateLimited(
-                    LanguageModelError.RateLimited(
-                        resetDate: reset, debugDescription: "\(id): every endpoint left is rate limited, the first until \(reset.formatted(.iso8601))",
-                        metadata: ["model": id, "failures": failures]))
+                    LanguageModelError.RateLimited(resetDate: reset, debugDescription: description, metadata: ["model": id, "failures": failures]))
             case .exhausted:
                 if failures.count == limits.count,
                     let first = limits.min(by: { ($0.resetDate ?? .distantFuture) < ($1.resetDate ?? .distantFuture) })

@@ -104,7 +104,9 @@ struct ChatCompletionAttempt {
         var usage: TokenUsage?
         var metadata: [String: GeneratedContent] = [:]
 
-        mutating func update(from accumulator: ChatCompletionStreamAccumulator, _ continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation) {
+        mutating func update(
+            from accumulator: ChatCompletionStreamAccumulator, _ continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation
+        ) {
             if let usage = accumulator.usage, usage != self.usage {
                 self.usage = usage
                 continuation.yield(.usage(usage))

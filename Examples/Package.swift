@@ -19,6 +19,8 @@ let package = Package(
         .executableTarget(name: "TripPlannerExample", dependencies: [trailheadProduct], path: "TripPlanner"),
         // Another domain: a meeting slot from contacts and calendar plugins, and an invitation.
         .executableTarget(name: "MeetingScheduler", dependencies: [trailheadProduct], path: "MeetingScheduler"),
+        // Foundation Models 27's model protocol: capabilities, usage, its errors, the transcript's policy.
+        .executableTarget(name: "FoundationModels27", dependencies: [trailheadProduct], path: "FoundationModels27"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,19 +13,19 @@ import TrailheadModels
         let session = LanguageModelSession(model: model, instructions: "Answer briefly.")
         let prompt = String(repeating: "Tell me about the trails of Joshua Tree. ", count: 40)
 
-        // …a prompt of ~1,600 bytes is refused, and the script is untouched.
-        let error = await #expect(throws: LanguageModelSession.GenerationError.self) {
+        // …a prompt of ~1,600 bytes is refused with Foundation Models 27's error, and the script is untouched.
+        let error = await #expect(throws: LanguageModelError.self) {
             try await session.respond(to: Prompt(prompt))
         }
-        guard case .modelFailed(let cause)? = error, case .contextSizeExceeded(let tokenCount, let contextSize)? = cause as? ModelError else {
+        guard case .contextSizeExceeded(let info)? = error else {
             Issue.record("expected contextSizeExceeded, got \(String(describing: error))")
             return
         }
         let expected = TokenEstimate([.system("Answer briefly."), .user(prompt)]).tokens
-        #expect(tokenCount == expected)
-        #expect(contextSize == 256)
+        #expect(info.tokenCount == expected)
+        #expect(info.contextSize == 256)
         #expect(model.used == 0, "no request was sent")
-        #expect("\(cause)".contains("\(tokenCount) tokens") && "\(cause)".contains("holds 256"))
+        #expect("\(info.debugDescription)".contains("\(info.tokenCount) tokens") && info.debugDescription.contains("holds 256"))
         #expect(session.transcript.map(\.kind) == [.instructions, .prompt, .error])
     }
 

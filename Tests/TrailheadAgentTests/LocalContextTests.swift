@@ -50,14 +50,15 @@ import FoundationNetworking
 
         // …a prompt of ~3,000 bytes fails with both numbers, counted by the model's own tokenizer…
         let prompt = String(repeating: "The trail climbs past granite boulders to a quiet ridge. ", count: 52)
-        let error = await #expect(throws: LanguageModelSession.GenerationError.self) {
+        let error = await #expect(throws: LanguageModelError.self) {
             try await session.respond(to: Prompt(prompt), options: .init(maximumResponseTokens: 4))
         }
-        guard case .modelFailed(let cause)? = error, case .contextSizeExceeded(let tokenCount, let contextSize)? = cause as? ModelError else {
+        guard case .contextSizeExceeded(let info)? = error else {
             Issue.record("expected contextSizeExceeded, got \(String(describing: error))")
             return
         }
-        #expect(contextSize == 512)
+        let tokenCount = info.tokenCount
+        #expect(info.contextSize == 512)
         #expect(await model.contextSize == 512)
         let history: [ChatMessage] = [.system("Answer briefly."), .user("Say hello.")]
         let exact = try await model.tokenCount(for: history + [.assistant(session.transcript.lastModelText ?? ""), .user(prompt)])
@@ -85,9 +86,7 @@ import FoundationNetworking
         var overflowedAt: Int?
         for turn in 1...40 {
             do { _ = try await unbounded.respond(to: Prompt("Name colour number \(turn)."), options: options) } catch {
-                guard case .modelFailed(let cause) = error as? LanguageModelSession.GenerationError,
-                    case .contextSizeExceeded? = cause as? ModelError
-                else { throw error }
+                guard case .contextSizeExceeded? = error as? LanguageModelError else { throw error }
                 overflowedAt = turn
                 break
             }

@@ -150,4 +150,25 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("not added to a calendar file"), result.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
+
+    func testTheFoundationModels27ProgramRunsEveryNameAgainstItsModels() throws {
+        let result = try AgentProcess.run([], environment: environment, executable: try built("FoundationModels27"))
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        for line in [
+            "echo guided generation: false, reasoning: true",
+            "unsupportedCapability: guided generation",
+            "You said: hello — input 12 (8 cached), output 4 (1 reasoning), total 16, echo-2026-06-08",
+            "rateLimited until 4133980799: quota spent",
+            "timeout: no answer in 60 s, metadata 0",
+            "refusal: I would rather not.",
+            "streamed: last snapshot 39 tokens, response 39, session 39",
+            "revertTranscript: 0 entries after a failure",
+            "preserveTranscript: 3 entries after a failure",
+            "resumed: Yes, it was.",
+            "transcriptMutationWhileResponding: 0 entries now",
+        ] {
+            XCTAssertTrue(result.stdout.contains(line + "\n"), "\(line)\n— not in —\n\(result.stdout)")
+        }
+        XCTAssertTrue(result.stdout.contains("contextSizeExceeded: ") && result.stdout.contains(" tokens, context 64"), result.stdout)
+    }
 }

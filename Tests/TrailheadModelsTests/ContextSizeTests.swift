@@ -39,9 +39,9 @@ final class ContextSizeTests: XCTestCase {
         do {
             _ = try await model.respond(to: long)
             XCTFail("the request should not fit")
-        } catch ModelError.contextSizeExceeded(let tokenCount, let contextSize) {
-            XCTAssertEqual(tokenCount, 200)
-            XCTAssertEqual(contextSize, 128)
+        } catch LanguageModelError.contextSizeExceeded(let info) {
+            XCTAssertEqual(info.tokenCount, 200)
+            XCTAssertEqual(info.contextSize, 128)
         }
         XCTAssertFalse(server.requests.contains { $0.path == "/v1/chat/completions" }, "nothing was sent")
 

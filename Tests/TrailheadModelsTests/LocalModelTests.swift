@@ -46,6 +46,7 @@ final class LocalModelTests: XCTestCase {
             switch event {
             case .text(let t): deltas.append(t)
             case .completed(let r): response = r
+            case .usage, .metadata: break
             }
         }
         return (deltas, try XCTUnwrap(response))

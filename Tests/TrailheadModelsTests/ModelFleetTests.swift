@@ -92,4 +92,66 @@ final class ModelFleetTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("127.0.0.1"), "\(error)")
         }
     }
+
+    /// Whether a server rate limits, switched off by the test.
+    private final class Limit: Sendable {
+        let on = Mutex(true)
+    }
+
+    /// A server that answers generations with 429 (`Retry-After: retryAfter`) while `limited` is on.
+    private func limitedServer(retryAfter: String, limited: Limit) throws -> FakeHTTPServer {
+        try FakeHTTPServer { _, request in
+            guard request.path == "/v1/chat/completions" else {
+                return [.send(FakeHTTPServer.head(status: 404, type: "application/json") + "{}")]
+            }
+            if limited.on.withLock({ $0 }) {
+                return [.send(FakeHTTPServer.head(status: 429, type: "application/json", extra: "Retry-After: \(retryAfter)\r\n") + #"{"error":"quota"}"#)]
+            }
+            return FakeHTTPServer.stream([#"{"days":"#, "2}"])
+        }
+    }
+
+    func testARateLimitedEndpointIsSkippedUntilItsResetDateAndIsNoFailure() async throws {
+        // Given a first endpoint that rate limits for 2 s, and a second that answers…
+        let limited = Limit()
+        let first = try limitedServer(retryAfter: "2", limited: limited), second = try server("openai")
+        defer { first.stop(); second.stop() }
+        let fleet = ModelFleet([.init(endpoint(first.baseURL), slots: 4), .init(endpoint(second.baseURL), slots: 4)], cooldown: 60)
+        let generations = { first.requests.filter { $0.path == "/v1/chat/completions" }.count }
+
+        // …the first request meets the limit and goes on to the second endpoint…
+        let answered = try await fleet.respond(to: constrainedRequest())
+        XCTAssertEqual(answered.modelID, second.baseURL + "#m")
+        XCTAssertEqual(fleet.counts.rateLimited, [1, 0])
+        XCTAssertEqual(fleet.counts.skipped, [0, 0], "a rate limit is not counted as a failure")
+        // …and until the reset date every request goes there without asking the first again…
+        for _ in 0..<3 { _ = try await fleet.respond(to: constrainedRequest()) }
+        XCTAssertEqual(generations(), 1)
+        XCTAssertEqual(fleet.counts.served, [0, 4])
+
+        // …after which the first endpoint (listed first, as free as the other) serves again.
+        limited.on.withLock { $0 = false }
+        try await Task.sleep(nanoseconds: 2_300_000_000)
+        let back = try await fleet.respond(to: constrainedRequest())
+        XCTAssertEqual(back.modelID, first.baseURL + "#m")
+        XCTAssertEqual(generations(), 2)
+    }
+
+    func testAFleetWhoseEveryEndpointIsRateLimitedFailsWithTheFirstResetDate() async throws {
+        let limited = Limit()
+        let soon = try limitedServer(retryAfter: "30", limited: limited), later = try limitedServer(retryAfter: "90", limited: limited)
+        defer { soon.stop(); later.stop() }
+        let fleet = ModelFleet([.init(endpoint(later.baseURL), slots: 1), .init(endpoint(soon.baseURL), slots: 1)])
+        let started = Date()
+        for attempt in 1...2 {
+            do {
+                _ = try await fleet.respond(to: constrainedRequest())
+                XCTFail("every endpoint is rate limited")
+            } catch LanguageModelError.rateLimited(let info) {
+                let reset = try XCTUnwrap(info.resetDate)
+                XCTAssertEqual(reset.timeIntervalSince(started), 30, accuracy: 5, "attempt \(attempt): the first to lift")
+            }
+        }
+        XCTAssertEqual(fleet.counts.rateLimited, [1, 1], "the second request did not ask either endpoint again")
+    }
 }

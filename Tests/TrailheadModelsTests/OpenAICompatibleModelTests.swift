@@ -23,6 +23,7 @@ final class OpenAICompatibleModelTests: XCTestCase {
             switch event {
             case .text(let t): deltas.append(t)
             case .completed(let r): final = r
+            case .usage, .metadata: break
             }
         }
         return (deltas, try XCTUnwrap(final))
@@ -159,8 +160,9 @@ final class OpenAICompatibleModelTests: XCTestCase {
         do {
             _ = try await collect(model(server, idle: 0.5), request)
             XCTFail("must fail")
-        } catch let error as ModelError {
-            XCTAssertEqual(error, .timedOut(model: server.baseURL + "#fake-model", seconds: 0.5))
+        } catch LanguageModelError.timeout(let info) {
+            XCTAssertEqual(info.debugDescription, server.baseURL + "#fake-model: no answer within 0.5 s")
+            XCTAssertEqual(info.metadata["seconds"] as? Double, 0.5)
         }
     }
 

@@ -19,6 +19,7 @@ final class ScriptedAndHybridModelTests: XCTestCase {
             switch event {
             case .text(let t): chunks.append(t)
             case .completed(let r): response = r
+            case .usage, .metadata: break
             }
         }
         return (chunks, try XCTUnwrap(response))

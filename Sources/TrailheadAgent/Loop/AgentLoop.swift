@@ -95,7 +95,7 @@ struct AgentLoop: Sendable {
                     var options = bounded(options, by: compiled)
                     if case .repair = action, lastTexts.count == 2, lastTexts[0] == lastTexts[1] { options = Self.unstuck(options, turn: turn) }
                     let request = ModelRequest(messages: read(messages), schema: compiled, options: options)
-                    var (reply, loop) = try await generate(request, turn: turn)
+                    var (reply, loop) = try await generate(request, turn: turn, spent: run.usage)
                     var parsed = try? GeneratedContent(json: reply.text)
                     if parsed == nil, reply.finishReason == "length" { parsed = Self.textAnswerCut(reply.text) }
                     var salvaged = false
@@ -121,7 +121,7 @@ struct AgentLoop: Sendable {
                     recordTurn(turn, reply, parsed: parsed, decision: decision, continuation: continuation)
                     decision = nil
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
-                    run.usage.add(reply.usage)
+                    run.usage.add(reply.usage, metadata: reply.metadata)
                     run.modelID = reply.modelID
                     if toolDecision.continuesChain(continuation) {
                         // Asked again: the shorter chain is not what the model reads it said.
@@ -200,15 +200,28 @@ struct AgentLoop: Sendable {
         return options
     }
 
-    /// Streams one turn to the observer. A turn caught in a loop (`RepetitionDetector`) is
-    /// stopped: its text so far comes back with finish reason "repetition" and the loop found.
-    func generate(_ request: ModelRequest, turn: Int) async throws -> (ModelResponse, RepetitionDetector.Loop?) {
+    /// Streams one turn to the observer, with the response's usage (`spent` by the turns before,
+    /// and this one's so far) each time the model reports it. A turn caught in a loop
+    /// (`RepetitionDetector`) is stopped: its text so far comes back with finish reason
+    /// "repetition" and the loop found.
+    func generate(_ request: ModelRequest, turn: Int, spent: Usage = Usage()) async throws -> (ModelResponse, RepetitionDetector.Loop?) {
         let started = monotonicSeconds()
         var detector = RepetitionDetector()
         var watcher = ChainSalvage.RepeatWatcher()
         var text = ""
+        var reported: (usage: TokenUsage?, metadata: [String: GeneratedContent]) = (nil, [:])
+        func report() {
+            var usage = spent
+            usage.add(reported.usage, metadata: reported.metadata)
+            observe(.usage(usage))
+        }
         for try await event in model.generate(request) {
             switch event {
+            case .usage(let usage):
+                reported.usage = usage
+                report()
+            case .metadata(let metadata):
+                reported.metadata = metadata
             case .text(let delta):
                 observe(.text(turn: turn, delta))
                 text += delta
@@ -229,6 +242,11 @@ struct AgentLoop: Sendable {
             case .completed(var response):
                 // The turn as the loop waited for it (a backend may time only its own part of it).
                 response.timings.total = max(response.timings.total, monotonicSeconds() - started)
+                // A backend that counts only in its final record is reported once, here.
+                if let usage = response.usage, usage != reported.usage {
+                    reported = (usage, response.metadata)
+                    report()
+                }
                 return (response, nil)
             }
         }
@@ -353,7 +371,7 @@ extension AgentLoop {
         do {
             let (reply, loop) = try await generate(ModelRequest(messages: read(conversation), options: bounded(options, by: nil)), turn: 1)
             recordTurn(1, reply, parsed: nil)
-            run.usage.add(reply.usage)
+            run.usage.add(reply.usage, metadata: reply.metadata)
             run.modelID = reply.modelID
             run.messages = [HistoryEntry(message: .assistant(reply.text), source: .modelTurn(final: loop == nil), response: response)]
             if let loop {

@@ -16,15 +16,7 @@ extension LanguageModelSession {
         grounding: Grounding = .none, transcript: Transcript
     ) {
         self.init(model: model, tools: tools, instructions: instructions, grounding: grounding)
-        let calls = transcript.entries.reduce(0) { count, entry in
-            if case .toolCall = entry { return count + 1 }
-            return count
-        }
-        state.withLock { state in
-            state.transcript = transcript
-            state.resumed = transcript.entries
-            state.calls = calls
-        }
+        state.withLock { $0.replaceTranscript(with: transcript) }
     }
 
     /// Reads a resumed transcript into the conversation, once, before the first response.

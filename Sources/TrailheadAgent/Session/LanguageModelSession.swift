@@ -34,6 +34,31 @@ public final class LanguageModelSession: Sendable {
         var calls = 0
         var prewarm: Task<Void, Never>?
         var configuration = Configuration()
+        /// Every response's usage, failed ones too.
+        var usage = Usage()
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// A transcript set while a response was under way: it takes the place of the transcript
+        /// when that response ends, and the response fails.
+        var transcriptSetWhileResponding: Transcript?
+
+        /// Continues from `transcript`: the next response reads what its complete responses said
+        /// (`resumeConversation`), and call ids go on after its calls.
+        mutating func replaceTranscript(with transcript: Transcript) {
+            self.transcript = transcript
+            resumed = transcript.entries
+            conversation = []
+            calls = transcript.entries.reduce(0) { count, entry in
+                if case .toolCall = entry { return count + 1 }
+                return count
+            }
+        }
+    }
+
+    /// What a response may have to undo (`TranscriptErrorHandlingPolicy.revertTranscript`).
+    struct Checkpoint {
+        var transcriptCount: Int
+        var conversation: [HistoryEntry]
+        var resumed: [Transcript.Entry]?
     }
 
     /// What an agent tunes beyond Foundation Models' surface.
@@ -152,11 +177,38 @@ public final class LanguageModelSession: Sendable {
         return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch))
     }
 
-    /// Everything the session did so far.
-    public var transcript: Transcript { state.withLock { $0.transcript } }
+    /// Everything the session did so far. Setting it (Foundation Models 27) continues the
+    /// conversation from the transcript set, as `init(model:tools:instructions:grounding:transcript:)`
+    /// does: the next response reads what its complete responses said. Set while a response is
+    /// under way, it takes effect when that response ends, and the response fails with
+    /// `GenerationError.transcriptMutationWhileResponding` (its own entries are dropped).
+    public var transcript: Transcript {
+        get { state.withLock { $0.transcript } }
+        set {
+            state.withLock { state in
+                if state.isResponding {
+                    state.transcriptSetWhileResponding = newValue
+                } else {
+                    state.replaceTranscript(with: newValue)
+                }
+            }
+        }
+    }
 
     /// True while a `respond` or `streamResponse` is under way.
     public var isResponding: Bool { state.withLock { $0.isResponding } }
+
+    /// The tokens every response of the session took so far, failed ones too (Foundation Models
+    /// 27's `usage`): it only grows.
+    public var usage: Usage { state.withLock { $0.usage } }
+
+    /// What a failed response leaves in `transcript` (Foundation Models 27): `.revertTranscript`
+    /// takes its entries out, `.preserveTranscript` keeps them up to the failure. `nil` (the
+    /// default) preserves, as Trailhead always has. The model reads only complete responses either way.
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
+    }
 
     /// Bounds, hooks and recording; change it before responding.
     public var configuration: Configuration {
@@ -233,18 +285,75 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Runs one response: the loop, or a single plain turn when there is nothing to loop over.
-    /// `observe` receives this response's events (a stream's text) besides `onEvent`.
+    /// `observe` receives this response's events (a stream's text) besides `onEvent`. A capability
+    /// the response needs and the model lacks fails it before anything is recorded or sent.
     func perform(
         _ prompt: Prompt, answer: AnswerForm, includeSchemaInPrompt: Bool, options: GenerationOptions,
         prefetch: [ToolCallRequest], observe: (@Sendable (SessionEvent) -> Void)? = nil
     ) async throws -> Outcome {
-        let (start, prewarm) = try state.withLock { state throws(GenerationError) in
+        try checkCapabilities(answer: answer, options: options)
+        let (checkpoint, prewarm) = try state.withLock { state throws(GenerationError) in
             guard !state.isResponding else { throw .concurrentRequests }
             state.isResponding = true
-            return (state.transcript.count, state.prewarm)
+            return (Checkpoint(transcriptCount: state.transcript.count, conversation: state.conversation, resumed: state.resumed), state.prewarm)
         }
-        defer { state.withLock { $0.isResponding = false } }
-        await prewarm?.value
+        let outcome: Outcome
+        do {
+            await prewarm?.value
+            outcome = try await runResponse(
+                prompt, answer: answer, includeSchemaInPrompt: includeSchemaInPrompt, options: options, prefetch: prefetch, observe: observe,
+                start: checkpoint.transcriptCount)
+        } catch {
+            if end(from: checkpoint, failed: true) { throw GenerationError.transcriptMutationWhileResponding }
+            throw error
+        }
+        if end(from: checkpoint, failed: false) { throw GenerationError.transcriptMutationWhileResponding }
+        return outcome
+    }
+
+    /// Ends a response begun at `checkpoint`, applying the transcript policy when it `failed`;
+    /// true when the transcript was set meanwhile (it is in place now, and the response fails).
+    private func end(from checkpoint: Checkpoint, failed: Bool) -> Bool {
+        state.withLock { state in
+            state.isResponding = false
+            if let transcript = state.transcriptSetWhileResponding {
+                state.transcriptSetWhileResponding = nil
+                state.replaceTranscript(with: transcript)
+                return true
+            }
+            if failed, state.transcriptErrorHandlingPolicy?.revertsTranscript == true {
+                state.transcript.entries.removeSubrange(min(checkpoint.transcriptCount, state.transcript.count)...)
+                state.conversation = checkpoint.conversation
+                state.resumed = checkpoint.resumed
+            }
+            return false
+        }
+    }
+
+    /// Throws `LanguageModelError.unsupportedCapability` when the response needs what the model
+    /// does not declare: tool calling for a session with tools, guided generation for an answer
+    /// under a schema (and for the step schema of a session with tools that may call none).
+    private func checkCapabilities(answer: AnswerForm, options: GenerationOptions) throws {
+        var needs: [(LanguageModelCapabilities.Capability, String)] = []
+        if !toolNames.isEmpty {
+            if case .disallowed = (options.toolCallingMode ?? .allowed).kind {
+                needs.append((.guidedGeneration, "a session with tools (its step schema)"))
+            } else {
+                needs.append((.toolCalling, "a session with tools"))
+            }
+        }
+        if case .schema = answer { needs.append((.guidedGeneration, "a response generating a schema")) }
+        let capabilities = model.capabilities
+        for (capability, need) in needs where !capabilities.contains(capability) {
+            throw LanguageModelError.unsupportedCapability(capability, model: model.id, capabilities: capabilities, need: need)
+        }
+    }
+
+    /// The response itself, from transcript entry `start` on.
+    private func runResponse(
+        _ prompt: Prompt, answer: AnswerForm, includeSchemaInPrompt: Bool, options: GenerationOptions,
+        prefetch: [ToolCallRequest], observe: (@Sendable (SessionEvent) -> Void)?, start: Int
+    ) async throws -> Outcome {
 
         let configuration = self.configuration
         resumeConversation(summarize: configuration.summarizeToolOutput)
@@ -304,12 +413,14 @@ public final class LanguageModelSession: Sendable {
             run = await loop.run(conversation, machine: stateMachine)
         }
         responseSpan?.finish(run)
+        state.withLock { $0.usage = $0.usage.adding(run.usage) }
         switch run.outcome {
         case .finished(let content, let turns):
             state.withLock { $0.conversation = conversation + run.messages }
             let entries = state.withLock { $0.transcript.entries[start...] }
             return Outcome(content: content, entries: entries, usage: run.usage, model: run.modelID ?? model.id, turns: turns)
         case .failed(let message):
+            if let error = run.modelError as? LanguageModelError { throw error }
             if let error = run.modelError { throw GenerationError.modelFailed(error) }
             if let failure = run.groundingFailure { throw GenerationError.ungrounded(failure) }
             throw GenerationError.failed(message + Self.callsMade(state.withLock { $0.transcript.entries[start...] }))

@@ -8,6 +8,7 @@ extension LanguageModelSession {
         public var content: Content
         public var rawContent: GeneratedContent
         public var transcriptEntries: ArraySlice<Transcript.Entry>
+        /// The tokens the response took, over all of its turns (Foundation Models 27's `usage`).
         public var usage: Usage
         /// The id of the model that answered (for a hybrid, the one that actually did).
         public var model: String
@@ -17,24 +18,3 @@ extension LanguageModelSession {
 }
 
 extension LanguageModelSession.Response: Sendable where Content: Sendable {}
-
-/// Tokens a response cost, over all of its turns, as the model's server counted them.
-public struct Usage: Sendable, Equatable, Codable {
-    public var inputTokens = 0
-    /// Of `inputTokens`, those served from the server's prompt cache (not processed again).
-    public var cachedInputTokens = 0
-    public var outputTokens = 0
-
-    public init(inputTokens: Int = 0, cachedInputTokens: Int = 0, outputTokens: Int = 0) {
-        self.inputTokens = inputTokens
-        self.cachedInputTokens = cachedInputTokens
-        self.outputTokens = outputTokens
-    }
-
-    mutating func add(_ usage: TokenUsage?) {
-        guard let usage else { return }
-        inputTokens += usage.promptTokens
-        cachedInputTokens += usage.cachedPromptTokens ?? 0
-        outputTokens += usage.completionTokens
-    }
-}

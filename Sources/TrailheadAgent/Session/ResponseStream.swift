@@ -10,6 +10,10 @@ extension LanguageModelSession {
         public struct Snapshot: Sendable {
             public var content: Content.PartiallyGenerated
             public var rawContent: GeneratedContent
+            /// What the response has taken so far (Foundation Models 27's `usage`): the turns before
+            /// this one, and this one's as far as the model has reported it; the last snapshot's is
+            /// the response's.
+            public var usage: Usage
         }
 
         private let snapshots: AsyncThrowingStream<Snapshot, any Error>
@@ -69,19 +73,21 @@ extension LanguageModelSession {
     ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
         let (snapshots, continuation) = AsyncThrowingStream.makeStream(of: ResponseStream<Content>.Snapshot.self)
         let parser = SnapshotParser(wrapped: !toolNames.isEmpty, text: { if case .text = answer { return toolNames.isEmpty } else { return false } }())
+        let spent = Mutex(Usage())
         let task = Task {
             do {
                 let outcome = try await perform(prompt, answer: answer, includeSchemaInPrompt: includeSchemaInPrompt, options: options, prefetch: prefetch) { event in
+                    if case .usage(let usage) = event { spent.withLock { $0 = usage } }
                     // A member that cannot decode yet (an enum cut mid-word) is nil in its
                     // snapshot; the snapshot itself is never dropped for it.
                     guard case .text(let turn, let delta) = event, let partial = parser.append(turn: turn, delta),
                         let content = Content.partiallyGenerated(from: partial)
                     else { return }
-                    continuation.yield(.init(content: content, rawContent: partial))
+                    continuation.yield(.init(content: content, rawContent: partial, usage: spent.withLock { $0 }))
                 }
                 let value = try decode(outcome.content)
                 if let content = Content.partiallyGenerated(from: outcome.content) {
-                    continuation.yield(.init(content: content, rawContent: outcome.content))
+                    continuation.yield(.init(content: content, rawContent: outcome.content, usage: outcome.usage))
                 }
                 continuation.finish()
                 return Self.response(outcome, content: value)

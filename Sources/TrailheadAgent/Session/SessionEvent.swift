@@ -7,6 +7,9 @@ public enum SessionEvent: Sendable, Equatable {
     case turnStarted(turn: Int, finalOnly: Bool)
     /// Text of turn `turn` as it streams.
     case text(turn: Int, String)
+    /// What the response has taken so far, each time the model reports its usage (a streamed
+    /// response's snapshots carry the latest).
+    case usage(LanguageModelSession.Usage)
     /// The model's calls of turn `turn` started.
     case toolsStarted(turn: Int, tools: [String])
     /// An entry was added to the transcript.

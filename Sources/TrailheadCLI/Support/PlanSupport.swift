@@ -22,7 +22,7 @@ final class Progress: @unchecked Sendable {
         case .prefetching(let tools): report("from the request: " + tools.joined(separator: ", ") + "…")
         case .turnStarted(let turn, let finalOnly): report(finalOnly ? "turn \(turn): writing the answer" : "turn \(turn): thinking")
         case .toolsStarted(let turn, let tools): report("turn \(turn): " + tools.joined(separator: ", ") + "…")
-        case .text, .entry: break
+        case .text, .usage, .entry: break
         }
     }
 

@@ -21,6 +21,12 @@ public protocol LanguageModel: Sendable {
     /// cannot tell.
     func countTokens(_ text: String) async throws -> Int?
 
+    /// What the model can do (Foundation Models 27's `capabilities`): a session that needs a
+    /// capability the model lacks throws `LanguageModelError.unsupportedCapability` without
+    /// calling it. The default is what the session needs of every backend: tool calling and
+    /// guided generation.
+    var capabilities: LanguageModelCapabilities { get }
+
     /// Tokens of context one conversation may fill, prompt and answer together (Foundation
     /// Models 27's `contextSize`), or `nil` when the backend does not say.
     var contextSize: Int? { get async }
@@ -30,8 +36,9 @@ public protocol LanguageModel: Sendable {
     /// `TokenEstimate`'s estimate, whose error bound is stated there.
     func tokenCount(for messages: [ChatMessage]) async throws -> Int
 
-    /// Streams the answer to `request`: text deltas, then exactly one `.completed` record.
-    /// Cancelling the consuming task cancels the underlying request.
+    /// Streams the answer to `request`: text deltas, with usage and metadata updates where the
+    /// backend knows them, then exactly one `.completed` record. Cancelling the consuming task
+    /// cancels the underlying request.
     func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error>
 
     /// The `count` most likely next tokens once the assistant's answer to `messages` has begun
@@ -47,6 +54,8 @@ extension LanguageModel {
     public func prewarm(prefix: [ChatMessage]) async throws {}
 
     public func countTokens(_ text: String) async throws -> Int? { nil }
+
+    public var capabilities: LanguageModelCapabilities { .toolCallingAndGuidedGeneration }
 
     public var contextSize: Int? { get async { nil } }
 

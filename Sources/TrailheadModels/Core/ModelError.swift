@@ -1,4 +1,6 @@
-/// Why a generation failed. Every case names the model; none carries secrets.
+/// Why a generation failed, where Foundation Models has no name for it (those it names —
+/// a context too small, a rate limit, a timeout, a refusal — are `LanguageModelError`s). Every
+/// case names the model; none carries secrets.
 public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The model cannot be used now; the reason says what to do.
     case unavailable(model: String, reason: UnavailableReason)
@@ -6,8 +8,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case connection(model: String, message: String)
     /// The server answered with an HTTP error status.
     case httpStatus(model: String, status: Int, body: String)
-    /// Nothing arrived for longer than the idle timeout, or the whole request took too long.
-    case timedOut(model: String, seconds: Double)
     /// The server sent something that is not the protocol (garbage, a truncated stream).
     case protocolViolation(model: String, message: String)
     /// The output does not match the requested schema.
@@ -22,10 +22,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSchema(message: String)
     /// Starting or talking to the managed local server failed.
     case localServer(message: String)
-    /// The request's prompt takes `tokenCount` tokens and the model's context holds
-    /// `contextSize`: raised before the request is sent (Foundation Models 27's
-    /// `contextSizeExceeded`), never a server-side truncation the caller cannot see.
-    case contextSizeExceeded(tokenCount: Int, contextSize: Int)
 
     public var description: String {
         switch self {
@@ -33,7 +29,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connection(let model, let message): "\(model): connection failed: \(message)"
         case .httpStatus(let model, let status, let body):
             "\(model): HTTP \(status)\(body.isEmpty ? "" : ": \(body.prefix(300))")"
-        case .timedOut(let model, let seconds): "\(model): no answer within \(seconds) s"
         case .protocolViolation(let model, let message): "\(model): unexpected response: \(message)"
         case .schemaMismatch(let model, let message): "\(model): output does not match the schema: \(message)"
         case .outputTokenLimit(let model, let text):
@@ -41,8 +36,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .scriptExhausted(let path, let used): "\(path): the script has no more outputs (all \(used) used)"
         case .unsupportedSchema(let message): "schema cannot be compiled to a grammar: \(message)"
         case .localServer(let message): "local model: \(message)"
-        case .contextSizeExceeded(let tokenCount, let contextSize):
-            "the prompt takes \(tokenCount) tokens and the model's context holds \(contextSize): shorten it, or shape the history the model reads (LanguageModelSession.Configuration.historyTransform)"
         }
     }
 }

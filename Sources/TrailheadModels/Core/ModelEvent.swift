@@ -1,7 +1,17 @@
-/// One step of a streamed generation.
+import TrailheadSchema
+
+/// One step of a streamed generation: text as it comes, what it has cost so far and what the
+/// backend says about it (Foundation Models 27's executor sends the same three on its channel:
+/// `appendText`, `updateUsage`, `updateMetadata`), then the final record.
 public enum ModelEvent: Sendable, Equatable {
     /// Newly generated text, to be appended to what came before.
     case text(String)
+    /// The tokens this generation has taken so far, as the backend counted them. Each replaces
+    /// the one before (totals, not increments); a backend that cannot count sends none.
+    case usage(TokenUsage)
+    /// What the backend says about this generation (the model that served it, a request id, the
+    /// server's timings). Each replaces the one before.
+    case metadata([String: GeneratedContent])
     /// The end: the whole answer with its accounting. Always the last event.
     case completed(ModelResponse)
 }
@@ -16,13 +26,19 @@ public struct ModelResponse: Sendable, Equatable {
     public var timings: ModelTimings
     /// Why the generation stopped, as the backend said it (`stop`, `length`).
     public var finishReason: String?
+    /// The last `.metadata` the backend sent, empty when it sent none.
+    public var metadata: [String: GeneratedContent]
 
-    public init(text: String, modelID: String, usage: TokenUsage?, timings: ModelTimings, finishReason: String?) {
+    public init(
+        text: String, modelID: String, usage: TokenUsage?, timings: ModelTimings, finishReason: String?,
+        metadata: [String: GeneratedContent] = [:]
+    ) {
         self.text = text
         self.modelID = modelID
         self.usage = usage
         self.timings = timings
         self.finishReason = finishReason
+        self.metadata = metadata
     }
 }
 
@@ -32,11 +48,15 @@ public struct TokenUsage: Sendable, Equatable, Codable {
     public var completionTokens: Int
     /// Prompt tokens served from the backend's cache (llama.cpp's `cache_n`), when known.
     public var cachedPromptTokens: Int?
+    /// Of `completionTokens`, those the model spent reasoning before its answer
+    /// (`completion_tokens_details.reasoning_tokens`), when known.
+    public var reasoningTokens: Int?
 
-    public init(promptTokens: Int, completionTokens: Int, cachedPromptTokens: Int? = nil) {
+    public init(promptTokens: Int, completionTokens: Int, cachedPromptTokens: Int? = nil, reasoningTokens: Int? = nil) {
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
         self.cachedPromptTokens = cachedPromptTokens
+        self.reasoningTokens = reasoningTokens
     }
 }
 

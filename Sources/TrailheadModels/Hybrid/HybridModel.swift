@@ -5,8 +5,9 @@
 ///
 /// Firebase AI Logic's inference modes: prefer local is `HybridModel(primary: local, secondary:
 /// remote)` (fall back on any failure), prefer remote is `HybridModel(primary: remote, secondary:
-/// local)` (fall back only when the remote is unreachable — offline, refused, timed out — and
-/// throw on other failures, such as an HTTP error), only local / only remote are the model alone.
+/// local)` (fall back only when the remote cannot serve now — offline, refused, timed out, rate
+/// limited, or the conversation is too long for it — and throw on other failures, such as an HTTP
+/// error), only local / only remote are the model alone.
 public struct HybridModel: LanguageModel {
     public enum Preference: Sendable {
         case primary, secondary
@@ -104,15 +105,23 @@ public struct HybridModel: LanguageModel {
         return try await first.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
     }
 
+    /// What either can do: a request goes to the preferred model when it can serve it, to the
+    /// other when only that one can (a schema for a model declared without guided generation).
+    public var capabilities: LanguageModelCapabilities { primary.capabilities.union(secondary.capabilities) }
+
     public func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> {
         let (first, second) = ordered
         let (firstOptions, secondOptions) = prefer == .primary ? (primaryOptions, secondaryOptions) : (secondaryOptions, primaryOptions)
         let firstRequest = Self.request(request, with: firstOptions)
         let secondRequest = Self.request(request, with: secondOptions)
+        let unsupported = request.requiredCapabilities.first { !capabilities.contains($0) }.map {
+            LanguageModelError.unsupportedCapability($0, model: id, capabilities: capabilities, need: "a request with a schema")
+        }
         return AsyncThrowingStream { continuation in
             let task = Task {
+                if let unsupported { return continuation.finish(throwing: unsupported) }
                 var firstError: (any Error)?
-                if await first.availability.isAvailable {
+                if first.canServe(firstRequest), await first.availability.isAvailable {
                     var produced = false
                     do {
                         for try await event in first.generate(firstRequest) {
@@ -125,20 +134,21 @@ public struct HybridModel: LanguageModel {
                         continuation.finish(throwing: CancellationError())
                         return
                     } catch {
-                        if produced || !fallbackAllowed(after: error) {
+                        if produced || !fallbackAllowed(after: error) || !second.canServe(secondRequest) {
                             continuation.finish(throwing: error)
                             return
                         }
                         firstError = error
                     }
-                } else {
+                } else if first.canServe(firstRequest) {
                     firstError = ModelError.unavailable(model: first.id, reason: Self.reason(await first.availability))
                 }
                 do {
                     for try await event in second.generate(secondRequest) { continuation.yield(event) }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: HybridError(first: firstError.map { String(describing: $0) } ?? "", second: error))
+                    guard let firstError else { return continuation.finish(throwing: error) }
+                    continuation.finish(throwing: HybridError(first: String(describing: firstError), second: error))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
@@ -148,8 +158,9 @@ public struct HybridModel: LanguageModel {
     /// Whether `error` of the preferred model sends the request to the other one.
     func fallbackAllowed(after error: any Error) -> Bool {
         guard fallback == .whenUnreachable else { return true }
-        switch error as? ModelError {
-        case .connection?, .unavailable?, .timedOut?, .contextSizeExceeded?: return true
+        switch error {
+        case LanguageModelError.timeout, LanguageModelError.contextSizeExceeded, LanguageModelError.rateLimited: return true
+        case ModelError.connection, ModelError.unavailable: return true
         default: return false
         }
     }

@@ -21,6 +21,10 @@ public final class LocalModel: LanguageModel, Sendable {
         gate = SlotGate(slots: configuration.parallelSlots)
     }
 
+    /// Tool calling and guided generation: every schema becomes a GBNF grammar llama-server
+    /// enforces token by token. (The pinned models do not reason in tokens of their own.)
+    public var capabilities: LanguageModelCapabilities { .toolCallingAndGuidedGeneration }
+
     public var availability: ModelAvailability {
         get async {
             switch configuration.assets.locate(configuration.model) {

@@ -3,8 +3,10 @@ import TrailheadSchema
 import TrailheadSupport
 
 /// One attempt at a streamed chat completion: sends the request, turns the event stream into
-/// text deltas, and ends with the final record. Failures before any text was delivered are
-/// `RetryableFailure` when another attempt may help (refused connection, 429, 5xx).
+/// text deltas (and usage and metadata updates as the chunks carry them), and ends with the final
+/// record. Failures before any text was delivered are `RetryableFailure` when another attempt may
+/// help (refused connection, 429, 5xx); a 429 is `LanguageModelError.rateLimited` with the date
+/// its `Retry-After` names, a refusal `LanguageModelError.refusal`.
 struct ChatCompletionAttempt {
     /// A response that is not an event stream is read whole, up to this many bytes.
     static let maximumBodyBytes = 16 << 20
@@ -20,12 +22,15 @@ struct ChatCompletionAttempt {
         var isEventStream = true
         var errorBody: [UInt8] = []
         var plainBody: [UInt8] = []
+        var retryAfter: String?
+        var published = Published()
 
         do {
             for try await event in HTTPStreamingCall.start(request, timeouts: model.timeouts) {
                 switch event {
                 case .head(let s, let headers):
                     status = s
+                    retryAfter = headers["retry-after"]
                     let type = headers["content-type"] ?? ""
                     isEventStream = !type.contains("application/json")
                     if RetryPolicy.isRetryable(status: s) || !(200..<300).contains(s) { continue }
@@ -46,6 +51,7 @@ struct ChatCompletionAttempt {
                             if firstToken == nil { firstToken = monotonicSeconds() - started }
                             continuation.yield(.text(delta))
                         }
+                        published.update(from: accumulator, continuation)
                     }
                     if parser.overflowed {
                         throw ModelError.protocolViolation(model: model.id, message: "an event larger than \(parser.maximumEventBytes >> 20) MiB in the stream")
@@ -54,7 +60,7 @@ struct ChatCompletionAttempt {
             }
         } catch let error as HTTPTransportError {
             if case .refused = error, accumulator.text.isEmpty {
-                throw RetryableFailure(error: model.map(transport: error) as! ModelError, retryAfter: nil)
+                throw RetryableFailure(error: model.map(transport: error), retryAfter: nil)
             }
             if accumulator.chunkCount > 0, case .failed(let message) = error {
                 throw ModelError.connection(
@@ -66,15 +72,14 @@ struct ChatCompletionAttempt {
         try Task.checkCancellation()
 
         if !(200..<300).contains(status) {
-            let body = model.redact(String(decoding: errorBody, as: UTF8.self))
-            let error = ModelError.httpStatus(model: model.id, status: status, body: body)
-            if RetryPolicy.isRetryable(status: status) { throw RetryableFailure(error: error, retryAfter: nil) }
-            throw error
+            throw model.failure(status: status, body: String(decoding: errorBody, as: UTF8.self), retryAfter: retryAfter)
         }
         if !isEventStream { return try completion(fromPlainBody: plainBody) }
         for payload in parser.finish() {
             if let delta = try consume(payload, &accumulator) { continuation.yield(.text(delta)) }
+            published.update(from: accumulator, continuation)
         }
+        if accumulator.refused { throw LanguageModelError.refusal(model: model.id, explanation: accumulator.refusal) }
         if accumulator.chunkCount == 0 && !accumulator.sawDone {
             let seen = String(decoding: parser.ignoredPrefix.prefix(120), as: UTF8.self)
             throw ModelError.protocolViolation(
@@ -90,7 +95,27 @@ struct ChatCompletionAttempt {
                 timeToFirstToken: firstToken, total: monotonicSeconds() - started,
                 serverPromptSeconds: accumulator.serverPromptSeconds,
                 serverGenerationSeconds: accumulator.serverGenerationSeconds),
-            finishReason: accumulator.finishReason)
+            finishReason: accumulator.finishReason, metadata: accumulator.metadata)
+    }
+
+    /// What the consumer has been told of the usage and metadata: each is sent again only when
+    /// a chunk changed it (every chunk repeats `id` and `model`).
+    private struct Published {
+        var usage: TokenUsage?
+        var metadata: [String: GeneratedContent] = [:]
+
+        mutating func update(
+            from accumulator: ChatCompletionStreamAccumulator, _ continuation: AsyncThrowingStream<ModelEvent, any Error>.Continuation
+        ) {
+            if let usage = accumulator.usage, usage != self.usage {
+                self.usage = usage
+                continuation.yield(.usage(usage))
+            }
+            if accumulator.metadata != metadata {
+                metadata = accumulator.metadata
+                continuation.yield(.metadata(metadata))
+            }
+        }
     }
 
     private func consume(_ payload: String, _ accumulator: inout ChatCompletionStreamAccumulator) throws(ModelError) -> String? {
@@ -102,22 +127,31 @@ struct ChatCompletionAttempt {
         }
     }
 
-    /// A server that ignored `stream: true` and answered with one JSON completion.
-    private func completion(fromPlainBody body: [UInt8]) throws(ModelError) -> ModelResponse {
+    /// A server that ignored `stream: true` and answered with one JSON completion: read as the
+    /// one chunk of a stream, its `message` in place of a `delta`.
+    private func completion(fromPlainBody body: [UInt8]) throws -> ModelResponse {
         let answer: GeneratedContent
         do { answer = try GeneratedContent(json: body) } catch {
-            throw .protocolViolation(model: model.id, message: "the response is neither an event stream nor JSON: \(error)")
+            throw ModelError.protocolViolation(model: model.id, message: "the response is neither an event stream nor JSON: \(error)")
         }
-        guard let text = answer["choices"]?.arrayValue?.first?["message"]?["content"]?.stringValue else {
-            throw .protocolViolation(model: model.id, message: "the JSON response has no choices[0].message.content")
+        let choice = answer["choices"]?.arrayValue?.first
+        if let refusal = choice?["message"]?["refusal"]?.stringValue {
+            throw LanguageModelError.refusal(model: model.id, explanation: refusal)
         }
+        guard let text = choice?["message"]?["content"]?.stringValue else {
+            throw ModelError.protocolViolation(model: model.id, message: "the JSON response has no choices[0].message.content")
+        }
+        var chunk = answer.objectValue ?? [:]
+        chunk["choices"] = [["delta": ["content": .string(text)], "finish_reason": choice?["finish_reason"] ?? .null]]
+        var accumulator = ChatCompletionStreamAccumulator()
+        var published = Published()
+        _ = try consume(GeneratedContent.object(chunk).jsonString, &accumulator)
         continuation.yield(.text(text))
-        let usage = answer["usage"].map {
-            TokenUsage(promptTokens: $0["prompt_tokens"]?.intValue ?? 0, completionTokens: $0["completion_tokens"]?.intValue ?? 0)
-        }
+        published.update(from: accumulator, continuation)
+        if accumulator.refused { throw LanguageModelError.refusal(model: model.id, explanation: accumulator.refusal) }
         return ModelResponse(
-            text: text, modelID: model.id, usage: usage,
+            text: text, modelID: model.id, usage: accumulator.usage,
             timings: ModelTimings(timeToFirstToken: monotonicSeconds() - started, total: monotonicSeconds() - started),
-            finishReason: answer["choices"]?.arrayValue?.first?["finish_reason"]?.stringValue)
+            finishReason: accumulator.finishReason, metadata: accumulator.metadata)
     }
 }

@@ -33,12 +33,18 @@ public struct OpenAICompatibleConfiguration: Sendable {
     /// Tokens of context per conversation, when known beforehand (the managed server's per
     /// slot); `nil` asks a llama.cpp server (`/props`) and leaves other servers unknown.
     public var contextSize: Int?
+    /// What the server can do. Every dialect takes a schema, so the default is tool calling and
+    /// guided generation; a server known to ignore schemas is declared without them (a session
+    /// then refuses what needs them instead of sending it), one that reasons with `.reasoning`.
+    public var capabilities: LanguageModelCapabilities
 
     public init(
         endpoint: ModelEndpoint, apiKeyEnvironmentVariable: String? = nil, constraint: ConstraintMode = .automatic,
         defaultOptions: GenerationOptions = .init(), retry: RetryPolicy = .init(), idleTimeout: Double = 60,
-        requestTimeout: Double = 600, validatesOutput: Bool = true, id: String? = nil, contextSize: Int? = nil
+        requestTimeout: Double = 600, validatesOutput: Bool = true, id: String? = nil, contextSize: Int? = nil,
+        capabilities: LanguageModelCapabilities = .toolCallingAndGuidedGeneration
     ) {
+        self.capabilities = capabilities
         self.endpoint = endpoint
         self.apiKeyEnvironmentVariable = apiKeyEnvironmentVariable
         self.constraint = constraint

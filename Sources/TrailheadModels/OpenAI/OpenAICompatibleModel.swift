@@ -12,6 +12,10 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
     public let configuration: OpenAICompatibleConfiguration
     public var id: String { configuration.id ?? configuration.endpoint.description }
 
+    /// As configured (`OpenAICompatibleConfiguration.capabilities`): tool calling and guided
+    /// generation unless the configuration says the server cannot follow a schema, or reasons.
+    public var capabilities: LanguageModelCapabilities { configuration.capabilities }
+
     /// How the server takes a schema, once probed (or configured).
     private let knownDialect = Locked<StructuredOutputDialect?>(nil)
     /// The server's context per slot, when the dialect's `/props` probe said it.
@@ -184,7 +188,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
                 continuation.yield(.completed(response))
                 return
             } catch let failure as RetryableFailure {
-                guard retry < configuration.retry.maximumRetries else { throw failure.error }
+                guard configuration.retry.allowsRetry(retry, retryAfter: failure.retryAfter) else { throw failure.error }
                 let delay = configuration.retry.delay(forRetry: retry, retryAfter: failure.retryAfter)
                 retry += 1
                 try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
@@ -280,19 +284,14 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         while true {
             do {
                 let (status, headers, data) = try await HTTPStreamingCall.fetch(request, timeouts: timeouts)
-                if RetryPolicy.isRetryable(status: status) {
-                    throw RetryableFailure(
-                        error: .httpStatus(model: id, status: status, body: redact(String(decoding: data, as: UTF8.self))),
-                        retryAfter: headers["retry-after"].flatMap(Double.init))
-                }
                 guard (200..<300).contains(status) else {
-                    throw ModelError.httpStatus(model: id, status: status, body: redact(String(decoding: data, as: UTF8.self)))
+                    throw failure(status: status, body: String(decoding: data, as: UTF8.self), retryAfter: headers["retry-after"])
                 }
                 do { return try GeneratedContent(json: data) } catch {
                     throw ModelError.protocolViolation(model: id, message: "\(url.path) answered with invalid JSON: \(error)")
                 }
             } catch let failure as RetryableFailure {
-                guard retry < configuration.retry.maximumRetries else { throw failure.error }
+                guard configuration.retry.allowsRetry(retry, retryAfter: failure.retryAfter) else { throw failure.error }
                 try await Task.sleep(
                     nanoseconds: UInt64(configuration.retry.delay(forRetry: retry, retryAfter: failure.retryAfter) * 1e9))
                 retry += 1
@@ -308,11 +307,24 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         }
     }
 
+    /// The error of an answer with HTTP `status` (not 2xx): a 429 is `rateLimited` until the date
+    /// its `Retry-After` names (none when the header is missing or malformed); a 429 or 5xx comes
+    /// wrapped as a `RetryableFailure`, with the wait the server asked for.
+    func failure(status: Int, body: String, retryAfter header: String?) -> any Error {
+        let body = redact(body)
+        let error: any Error =
+            status == 429
+            ? LanguageModelError.rateLimited(model: id, resetDate: header.flatMap { RetryAfter.date($0) }, body: body)
+            : ModelError.httpStatus(model: id, status: status, body: body)
+        guard RetryPolicy.isRetryable(status: status) else { return error }
+        return RetryableFailure(error: error, retryAfter: header.flatMap { RetryAfter.seconds($0) })
+    }
+
     func map(transport error: HTTPTransportError) -> any Error {
         switch error {
         case .cancelled: CancellationError()
-        case .idleTimeout(let s): ModelError.timedOut(model: id, seconds: s)
-        case .totalTimeout(let s): ModelError.timedOut(model: id, seconds: s)
+        case .idleTimeout(let s): LanguageModelError.timeout(model: id, seconds: s)
+        case .totalTimeout(let s): LanguageModelError.timeout(model: id, seconds: s)
         case .refused(let m): ModelError.connection(model: id, message: "model endpoint \(m)")
         case .failed(let m): ModelError.connection(model: id, message: redact(m))
         }
@@ -330,6 +342,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
 
 /// A failure before any output that another attempt may fix.
 struct RetryableFailure: Error {
-    var error: ModelError
+    var error: any Error
+    /// The seconds the server asked to wait (`Retry-After`), when it did.
     var retryAfter: Double?
 }

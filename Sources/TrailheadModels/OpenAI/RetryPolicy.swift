@@ -1,5 +1,8 @@
 /// Bounded exponential backoff for requests that failed before any output: connection
-/// refused, HTTP 429 and 5xx. A server's `Retry-After` (seconds) is honoured up to `maximumDelay`.
+/// refused, HTTP 429 and 5xx. A server's `Retry-After` is waited for when it is within
+/// `maximumDelay`; a longer one ends the retrying at once (holding a request for minutes helps no
+/// one), and the error says when the server expects to serve again
+/// (`LanguageModelError.rateLimited`'s `resetDate`) for the caller — a fleet, a hybrid — to decide.
 public struct RetryPolicy: Sendable, Hashable {
     /// Retries after the first attempt (0 disables retrying).
     public var maximumRetries: Int
@@ -18,6 +21,12 @@ public struct RetryPolicy: Sendable, Hashable {
     func delay(forRetry retry: Int, retryAfter: Double?) -> Double {
         if let retryAfter { return min(max(retryAfter, 0), maximumDelay) }
         return min(initialDelay * Double(1 << min(retry, 20)), maximumDelay)
+    }
+
+    /// Whether retry number `retry` (0-based) is worth making after a failure whose server asked
+    /// for `retryAfter` seconds.
+    func allowsRetry(_ retry: Int, retryAfter: Double?) -> Bool {
+        retry < maximumRetries && (retryAfter ?? 0) <= maximumDelay
     }
 
     /// Whether an HTTP status is worth another attempt.

@@ -11,9 +11,12 @@ import TrailheadSupport
 /// between its chunks, so a test sees the answer half written; `"holdAfter": N` with
 /// `"holdUntilFile": PATH`, a stop after N characters until that file exists — at most two
 /// minutes —, so a test can look at a half-written answer for as long as it needs), or a transcript entry — only entries with
-/// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. Running past the
-/// last output is a `ModelError.scriptExhausted`. Given a `contextSize`, it refuses a request
-/// whose messages do not fit (by `TokenEstimate`) before replaying anything, as a real backend does.
+/// `"kind": "modelTurn"` are outputs, other transcript entries are skipped. An object's
+/// `tokensIn`, `cachedTokensIn` and `tokensOut` (a transcript's model turn has them) are replayed
+/// as the output's usage. Running past the last output is a `ModelError.scriptExhausted`. Given a
+/// `contextSize`, it refuses a request whose messages do not fit (by `TokenEstimate`) before
+/// replaying anything, as a real backend does; given `capabilities`, it declares those (a test of
+/// a model that cannot do something).
 public final class ScriptedModel: LanguageModel, Sendable {
     public let id: String
     public let path: String
@@ -26,6 +29,9 @@ public final class ScriptedModel: LanguageModel, Sendable {
     private let chunkDelays: [Double]
     /// Where each output stops until a file exists (nil for most).
     private let holds: [Hold?]
+    /// What each output cost, as recorded (nil: not recorded, no usage is reported).
+    private let usages: [TokenUsage?]
+    public let capabilities: LanguageModelCapabilities
 
     /// A stop after `characters` of an output until the file at `path` exists.
     public struct Hold: Sendable {
@@ -50,6 +56,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
         var delays: [Double] = []
         var chunkDelays: [Double] = []
         var holds: [Hold?] = []
+        var usages: [TokenUsage?] = []
         for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
@@ -63,6 +70,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
                 delays.append(0)
                 chunkDelays.append(0)
                 holds.append(nil)
+                usages.append(nil)
             case .object(let entry):
                 if let kind = entry["kind"]?.stringValue, kind != "modelTurn" { continue }
                 guard let text = entry["text"]?.stringValue ?? entry["output"]?.stringValue ?? entry["raw"]?.stringValue else {
@@ -72,19 +80,32 @@ public final class ScriptedModel: LanguageModel, Sendable {
                 delays.append(entry["delayMs"]?.doubleValue ?? 0)
                 chunkDelays.append(entry["chunkDelayMs"]?.doubleValue ?? 0)
                 holds.append(entry["holdUntilFile"]?.stringValue.map { Hold(characters: entry["holdAfter"]?.intValue ?? 0, path: $0) })
+                usages.append(Self.usage(recordedIn: entry))
             default:
                 throw .protocolViolation(model: "scripted:\(path)", message: "line \(number + 1) is neither a string nor an object")
             }
         }
-        self.init(outputs: outputs, path: path, chunkSize: chunkSize, delaysMs: delays, chunkDelaysMs: chunkDelays, holds: holds)
+        self.init(outputs: outputs, path: path, chunkSize: chunkSize, delaysMs: delays, chunkDelaysMs: chunkDelays, holds: holds, usages: usages)
     }
 
-    /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given).
+    /// The usage a script line or a transcript's model turn recorded: its token counts, when they
+    /// are counts (a line with garbage in them replays no usage).
+    private static func usage(recordedIn entry: JSONObject) -> TokenUsage? {
+        func count(_ key: String) -> Int? { entry[key]?.intValue.flatMap { $0 >= 0 ? $0 : nil } }
+        guard let input = count("tokensIn"), let output = count("tokensOut") else { return nil }
+        return TokenUsage(promptTokens: input, completionTokens: output, cachedPromptTokens: count("cachedTokensIn"))
+    }
+
+    /// Replays `outputs` given in code (each after its delay in `delaysMs`, when given, reporting
+    /// its usage in `usages`, when given).
     public init(
         outputs: [String], path: String = "(inline)", chunkSize: Int = 8, delaysMs: [Double] = [], chunkDelaysMs: [Double] = [],
-        holds: [Hold?] = [], contextSize: Int? = nil, nextTokenProbabilities: [TokenProbability]? = nil
+        holds: [Hold?] = [], usages: [TokenUsage?] = [], contextSize: Int? = nil, nextTokenProbabilities: [TokenProbability]? = nil,
+        capabilities: LanguageModelCapabilities = .toolCallingAndGuidedGeneration
     ) {
         self.outputs = outputs
+        self.capabilities = capabilities
+        self.usages = outputs.indices.map { $0 < usages.count ? usages[$0] : nil }
         self.scriptedProbabilities = nextTokenProbabilities
         self.scriptedContextSize = contextSize
         self.delays = outputs.indices.map { $0 < delaysMs.count ? delaysMs[$0] : 0 }
@@ -102,7 +123,8 @@ public final class ScriptedModel: LanguageModel, Sendable {
     public func skipping(_ count: Int) -> ScriptedModel {
         ScriptedModel(
             outputs: Array(outputs.dropFirst(count)), path: path, chunkSize: chunkSize, delaysMs: Array(delays.dropFirst(count)),
-            chunkDelaysMs: Array(chunkDelays.dropFirst(count)), holds: Array(holds.dropFirst(count)), contextSize: scriptedContextSize, nextTokenProbabilities: scriptedProbabilities)
+            chunkDelaysMs: Array(chunkDelays.dropFirst(count)), holds: Array(holds.dropFirst(count)), usages: Array(usages.dropFirst(count)),
+            contextSize: scriptedContextSize, nextTokenProbabilities: scriptedProbabilities, capabilities: capabilities)
     }
 
     public func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
@@ -131,7 +153,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
         let outputs = outputs, chunkSize = chunkSize, id = id, path = path
         if index < outputs.count, delays[index] > 0 || chunkDelays[index] > 0 || holds[index] != nil {
             let delay = delays[index], chunkDelay = chunkDelays[index], hold = holds[index]
-            let replay = ScriptedModel(outputs: [outputs[index]], path: path, chunkSize: chunkSize)
+            let replay = ScriptedModel(outputs: [outputs[index]], path: path, chunkSize: chunkSize, usages: [usages[index]])
             return .producing { continuation in
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
                 var written = 0
@@ -159,6 +181,7 @@ public final class ScriptedModel: LanguageModel, Sendable {
             }
             let started = monotonicSeconds()
             let text = outputs[index]
+            let usage = usages[index]
             var chunk = ""
             for character in text {
                 chunk.append(character)
@@ -168,11 +191,12 @@ public final class ScriptedModel: LanguageModel, Sendable {
                 }
             }
             if !chunk.isEmpty { continuation.yield(.text(chunk)) }
+            if let usage { continuation.yield(.usage(usage)) }
             let elapsed = monotonicSeconds() - started
             continuation.yield(
                 .completed(
                     ModelResponse(
-                        text: text, modelID: id, usage: nil,
+                        text: text, modelID: id, usage: usage,
                         timings: ModelTimings(timeToFirstToken: elapsed, total: elapsed), finishReason: "stop")))
             continuation.finish()
         }

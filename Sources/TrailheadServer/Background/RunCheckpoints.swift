@@ -213,6 +213,7 @@ struct CheckpointedModel: LanguageModel {
 
     var id: String { base.id }
     var availability: ModelAvailability { get async { await base.availability } }
+    var capabilities: LanguageModelCapabilities { base.capabilities }
     var contextSize: Int? { get async { await base.contextSize } }
 
     func prewarm(prefix: [ChatMessage]) async throws { try await base.prewarm(prefix: prefix) }

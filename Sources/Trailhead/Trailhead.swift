@@ -22,10 +22,21 @@
 @_exported import protocol TrailheadSchema.PromptRepresentable
 @_exported import struct TrailheadModels.GenerationOptions
 @_exported import enum TrailheadAgent.SessionEvent
-@_exported import struct TrailheadAgent.Usage
+@_exported import typealias TrailheadAgent.Usage
+@_exported import struct TrailheadAgent.TranscriptErrorHandlingPolicy
 @_exported import struct TrailheadAgent.Transcript
 @_exported import class TrailheadAgent.TranscriptWriter
 @_exported import class TrailheadAgent.Trace
+
+// MARK: - Traces over OTLP (OpenTelemetry's GenAI conventions)
+
+@_exported import struct TrailheadAgent.Telemetry
+@_exported import class TrailheadAgent.OTLPExporter
+@_exported import struct TrailheadAgent.SpanContext
+@_exported import enum TrailheadAgent.SpanKind
+@_exported import enum TrailheadAgent.SpanAttribute
+@_exported import class TrailheadAgent.OpenSpan
+@_exported import struct TrailheadAgent.FinishedSpan
 
 // MARK: - Tools: in-process, from plugins, and how the session calls them
 
@@ -60,6 +71,11 @@
 // MARK: - Models to pick from
 
 @_exported import protocol TrailheadModels.LanguageModel
+@_exported import struct TrailheadModels.LanguageModelCapabilities
+@_exported import enum TrailheadModels.ModelEvent
+@_exported import struct TrailheadModels.ModelResponse
+@_exported import struct TrailheadModels.ModelTimings
+@_exported import struct TrailheadModels.TokenUsage
 @_exported import typealias TrailheadModels.SystemLanguageModel
 @_exported import class TrailheadModels.LocalModel
 @_exported import struct TrailheadModels.LocalModelConfiguration
@@ -90,6 +106,7 @@
 
 // MARK: - Errors a client catches
 
+@_exported import enum TrailheadModels.LanguageModelError
 @_exported import enum TrailheadModels.ModelError
 @_exported import struct TrailheadModels.HybridError
 @_exported import enum TrailheadTools.ToolCallError

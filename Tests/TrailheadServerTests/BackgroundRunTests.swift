@@ -107,9 +107,9 @@ final class BackgroundRunTests: XCTestCase {
 
     func testCancellingARunWhileItsToolHangsEndsItBeforeTheToolsTimeout() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         // The fixture plugin's `hang` never returns; its manifest gives a call 10 s.
-        let agent = try ServeProcess.agent()
+        let agent = try BuildProducts.path("agent")
         let plugins = folder + "/plugins", manifests = folder + "/manifests"
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
@@ -127,7 +127,7 @@ final class BackgroundRunTests: XCTestCase {
             environment: Self.environment)
 
         let id = try XCTUnwrap(try serve.post("/responses", ["model": "stuck", "input": "Wait for me", "background": true]).body["id"]?.stringValue)
-        try await Self.waitUntil("the call of hang started") {
+        try await waitUntil("the call of hang started") {
             try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key LIKE 'started:%'") == "1"
         }
         let asked = monotonicSeconds()

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Two `agent serve` replicas sharing a real PostgreSQL behind a real HAProxy (Debian's), as
@@ -18,7 +19,7 @@ final class BalancerTests: XCTestCase {
 
     func testRequestsSpreadOverBothReplicasAndEventsPassThroughAsTheyAreWritten() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(Self.script(turnMs: 1500), to: folder + "/script.jsonl")
         let arguments = ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url]
@@ -56,7 +57,7 @@ final class BalancerTests: XCTestCase {
 
     func testAClientWhoseReplicaIsKilledMidStreamResumesThroughTheBalancerAndMissesNoEvent() async throws {
         let postgres = try TestPostgres()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(Self.script(turnMs: 2000), to: folder + "/script.jsonl")
         let arguments = ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url]

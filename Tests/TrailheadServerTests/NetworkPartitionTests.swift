@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// A worker cut off from PostgreSQL by a real network partition: the worker runs in a network
@@ -10,7 +11,7 @@ final class NetworkPartitionTests: XCTestCase {
     func testAWorkerCutOffPastItsLeaseLosesTheRunAndBackOnlineWritesNothingForIt() async throws {
         let namespace = try NetworkNamespace()
         let postgres = try TestPostgres(alsoListeningOn: [namespace.hostAddress])
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         // The second model turn takes 3 s: the link goes down during it. One output more than a
         // run needs, for the second run below (a worker's script goes on where it stopped).
@@ -23,7 +24,7 @@ final class NetworkPartitionTests: XCTestCase {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let serve = try ServeProcess(common + ["--store", postgres.url, "--no-worker"], environment: BackgroundRunTests.environment)
 
-        let agent = try ServeProcess.agent()
+        let agent = try BuildProducts.path("agent")
         let inside = "postgresql://postgres@\(namespace.hostAddress):\(postgres.port)/postgres"
         let cutLog = folder + "/cut-off-worker.log"
         let cutOff = try namespace.start(agent, ["worker"] + common + ["--store", inside], environment: environment, log: cutLog)
@@ -36,7 +37,7 @@ final class NetworkPartitionTests: XCTestCase {
         let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
         // The worker in the namespace runs it; once the first call's outcome is recorded (the model
         // then takes 3 s), the link goes down.
-        try await BackgroundRunTests.waitUntil("the worker in the namespace has recorded the first call") {
+        try await waitUntil("the worker in the namespace has recorded the first call") {
             try postgres.query("SELECT count(*) FROM trailhead_run_steps WHERE run = '\(id)' AND key NOT LIKE 'model:%'") != "0"
         }
         XCTAssertEqual(try postgres.query("SELECT lease_owner FROM trailhead_runs WHERE id = '\(id)'").split(separator: ":").last.map(String.init),

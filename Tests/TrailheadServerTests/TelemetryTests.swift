@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// `agent serve`'s runs as OpenTelemetry traces (OTLP over HTTP), in a real receiver: Arize
@@ -13,7 +14,7 @@ final class TelemetryTests: XCTestCase {
 
     func testAResponseReachesPhoenixAsAnAgentSpanWithItsModelTurnsAndToolCallsUnderIt() async throws {
         let phoenix = try Phoenix()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(Self.script, to: folder + "/script.jsonl")
         let serve = try ServeProcess(
@@ -59,7 +60,7 @@ final class TelemetryTests: XCTestCase {
 
     func testOTLPJSONDecodesWithTheOfficialClassesAndCarriesTheResource() async throws {
         let receiver = try OTLPDecodingReceiver()
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         try ServeFixtures.write(ServeFixtures.agents, to: folder + "/agents.json")
         try ServeFixtures.write(Self.script, to: folder + "/script.jsonl")
         let serve = try ServeProcess(
@@ -69,7 +70,7 @@ final class TelemetryTests: XCTestCase {
                 "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=test,service.namespace=trips",
             ])
         XCTAssertEqual(try serve.post("/responses", ["model": "free-days", "input": "When am I free?"]).status, 200)
-        try await BackgroundRunTests.waitUntil("the spans were exported") {
+        try await waitUntil("the spans were exported") {
             receiver.exports.flatMap { Self.spans(of: $0) }.count >= 4
         }
         let export = try XCTUnwrap(receiver.exports.first)

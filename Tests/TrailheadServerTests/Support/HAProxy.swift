@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Debian's HAProxy in front of `agent serve` replicas, as an operator runs it: round robin,
@@ -20,7 +21,7 @@ final class HAProxy {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw XCTSkip("HAProxy is not installed (apt-get install haproxy, as Scripts/setup-system.sh does): the balancer tests need it")
         }
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         let (socket, port) = try LoopbackSocket.listen(port: 0)
         close(socket)
         self.port = port

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// A network namespace the test makes, joined to the host by a veth pair of its own

@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadSchema
 import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 /// Arize Phoenix (PyPI, in a venv of its own that Scripts/setup-python.sh makes), started by the
@@ -19,7 +20,7 @@ final class Phoenix {
         guard FileManager.default.isExecutableFile(atPath: phoenix) else {
             throw ServeProcess.Failure(description: "no Phoenix at \(phoenix): run `make setup` (Scripts/setup-python.sh installs arize-phoenix)")
         }
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         port = try Self.freePort()
         log = folder + "/phoenix.log"
         process = try ChildProcess(
@@ -86,7 +87,7 @@ final class OTLPDecodingReceiver {
 
     init() throws {
         let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? (NSHomeDirectory() + "/.cache/trailhead")
-        let folder = try ServeFixtures.folder()
+        let folder = try Scratch.newFolder()
         port = try Phoenix.freePort()
         output = folder + "/exports.jsonl"
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Clients/otlp_receiver.py").path

@@ -9,9 +9,10 @@
 // One import brings what a client of the session needs: the session and its options, tools and
 // plugins, the models to pick from, typed generation, and the errors these throw. It re-exports
 // each of those declarations by name rather than whole modules, so the parts' internals that are
-// public for the other modules (the agent loop's step schema, manifests, the model backends'
-// request and event types, schema editing, the tool host) stay out of a client's namespace; a
-// client that needs them imports the module (`import TrailheadModels` to write a model backend).
+// public for the other modules (the agent loop's step schema, manifests, grammars and the local
+// server's internals, schema editing, the tool host) stay out of a client's namespace; a
+// client that needs them imports the module. A model of one's own (Foundation Models 27's
+// `LanguageModel`) needs only what is here: the request, messages, events and capabilities.
 // A new public type a client needs is one line in its group below.
 
 // MARK: - The session
@@ -76,6 +77,8 @@
 @_exported import struct TrailheadModels.ModelResponse
 @_exported import struct TrailheadModels.ModelTimings
 @_exported import struct TrailheadModels.TokenUsage
+@_exported import struct TrailheadModels.ModelRequest
+@_exported import struct TrailheadModels.ChatMessage
 @_exported import typealias TrailheadModels.SystemLanguageModel
 @_exported import class TrailheadModels.LocalModel
 @_exported import struct TrailheadModels.LocalModelConfiguration

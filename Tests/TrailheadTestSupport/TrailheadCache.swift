@@ -30,6 +30,16 @@ public enum TrailheadCache {
         return python
     }
 
+    /// `name` in the venv of Arize Phoenix, the OTLP receiver the telemetry tests export to
+    /// (Scripts/setup-python.sh makes it apart from the main venv).
+    public static func phoenix(_ name: String) throws -> String {
+        let path = folder + "/phoenix-venv/bin/" + name
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestSetupError("no \(path): run `make setup` (Scripts/setup-python.sh installs arize-phoenix)")
+        }
+        return path
+    }
+
     private static func variable(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
         return value

@@ -85,7 +85,7 @@ public final class LanguageModelSession: Sendable {
         /// `invoke_agent`, `chat`, `execute_tool`); `Telemetry.fromEnvironment()` reads the
         /// standard `OTEL_EXPORTER_OTLP_…` variables, and is the default: with an endpoint in the
         /// environment every session exports, as OpenTelemetry's SDKs do.
-        public var telemetry: Telemetry? = Telemetry.fromEnvironment()
+        public var telemetry: Telemetry? = Telemetry.process
         /// Progress and streamed text, as they happen.
         public var onEvent: (@Sendable (SessionEvent) -> Void)?
         /// Asked before each call of a tool that needs approval (`Tool.needsApproval`); the

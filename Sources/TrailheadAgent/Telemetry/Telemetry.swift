@@ -31,6 +31,9 @@ public struct Telemetry: Sendable {
         OTLPExporter.fromEnvironment(resource: resource).map { Telemetry(exporter: $0) }
     }
 
+    /// The process's telemetry from its environment, read once: every session's default.
+    public static let process: Telemetry? = fromEnvironment()
+
     /// Starts a span under `parent`; it is exported when `end` is called.
     public func start(_ name: String, kind: SpanKind = .internal, attributes: [String: SpanAttribute] = [:], at start: Date = Date()) -> OpenSpan {
         let context = SpanContext(traceID: parent?.traceID ?? SpanContext.randomID(16), spanID: SpanContext.randomID(8))

@@ -25,7 +25,7 @@ public struct AgentCommand: Command {
     /// at most 5 s more).
     public static func main(_ commandLine: [String]) -> Int32 {
         let status = main(commandLine, version: version)
-        Telemetry.fromEnvironment()?.exporter.flush(timeout: 5)
+        Telemetry.process?.exporter.flush(timeout: 5)
         return status
     }
 

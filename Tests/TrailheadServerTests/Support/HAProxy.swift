@@ -22,9 +22,7 @@ final class HAProxy {
             throw XCTSkip("HAProxy is not installed (apt-get install haproxy, as Scripts/setup-system.sh does): the balancer tests need it")
         }
         let folder = try Scratch.newFolder()
-        let (socket, port) = try LoopbackSocket.listen(port: 0)
-        close(socket)
-        self.port = port
+        port = try freeLoopbackPort()
         log = folder + "/haproxy.log"
         let servers = replicas.enumerated().map { "    server r\($0.offset + 1) 127.0.0.1:\($0.element.port) check" }
         let configuration = """
@@ -53,15 +51,7 @@ final class HAProxy {
         // -db: in the foreground, so the test owns the process; -W off (no master process).
         process = try ChildProcess(
             Self.executable, ["-db", "-f", folder + "/haproxy.cfg"], options: .init(standardOutput: .file(log), standardError: .file(log)))
-        let deadline = monotonicSeconds() + 30
-        let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        while (try? RawHTTP.exchange(health, port: port, seconds: 2))?.status != 200 {
-            if !process.isRunning || monotonicSeconds() > deadline {
-                _ = process.signal(SIGKILL)
-                throw ServeProcess.Failure(description: "HAProxy did not start: \(output)")
-            }
-            usleep(50_000)
-        }
+        try RawHTTP.waitUntilAnswering("/health", port: port, process: process, timeout: 30) { output }
     }
 
     deinit {

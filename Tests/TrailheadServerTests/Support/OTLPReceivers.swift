@@ -15,32 +15,20 @@ final class Phoenix {
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
-        let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? (NSHomeDirectory() + "/.cache/trailhead")
-        let phoenix = cache + "/phoenix-venv/bin/phoenix"
-        guard FileManager.default.isExecutableFile(atPath: phoenix) else {
-            throw ServeProcess.Failure(description: "no Phoenix at \(phoenix): run `make setup` (Scripts/setup-python.sh installs arize-phoenix)")
-        }
+        let phoenix = try TrailheadCache.phoenix("phoenix")
         let folder = try Scratch.newFolder()
-        port = try Self.freePort()
+        port = try freeLoopbackPort()
         log = folder + "/phoenix.log"
         process = try ChildProcess(
             phoenix, ["serve"],
             options: .init(
                 environment: ChildProcess.Options.environment(adding: [
-                    "PHOENIX_HOST": "127.0.0.1", "PHOENIX_PORT": "\(port)", "PHOENIX_GRPC_PORT": "\(try Self.freePort())",
+                    "PHOENIX_HOST": "127.0.0.1", "PHOENIX_PORT": "\(port)", "PHOENIX_GRPC_PORT": "\(try freeLoopbackPort())",
                     "PHOENIX_WORKING_DIR": folder + "/phoenix", "PHOENIX_TELEMETRY_ENABLED": "false", "DO_NOT_TRACK": "1",
                 ]),
                 standardOutput: .file(log), standardError: .file(log)))
         // It imports a web stack and migrates its database first: tens of seconds on a loaded machine.
-        let deadline = monotonicSeconds() + 180
-        let health = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        while (try? RawHTTP.exchange(health, port: port, seconds: 2))?.status != 200 {
-            if !process.isRunning || monotonicSeconds() > deadline {
-                _ = process.signal(SIGKILL)
-                throw ServeProcess.Failure(description: "Phoenix did not start: \(output.suffix(3000))")
-            }
-            usleep(200_000)
-        }
+        try RawHTTP.waitUntilAnswering("/healthz", port: port, process: process, timeout: 180) { output }
     }
 
     deinit {
@@ -69,12 +57,6 @@ final class Phoenix {
         XCTFail("Phoenix holds \(spans.count) spans, not \(count): \(spans)\n\(output.suffix(2000))")
         return spans
     }
-
-    static func freePort() throws -> Int {
-        let (fd, port) = try LoopbackSocket.listen(port: 0)
-        close(fd)
-        return port
-    }
 }
 
 /// `Clients/otlp_receiver.py` in Phoenix's venv: decodes every export with the official
@@ -86,13 +68,11 @@ final class OTLPDecodingReceiver {
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
-        let cache = ProcessInfo.processInfo.environment["TRAILHEAD_CACHE"] ?? (NSHomeDirectory() + "/.cache/trailhead")
         let folder = try Scratch.newFolder()
-        port = try Phoenix.freePort()
+        port = try freeLoopbackPort()
         output = folder + "/exports.jsonl"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Clients/otlp_receiver.py").path
         process = try ChildProcess(
-            cache + "/phoenix-venv/bin/python", [script, "\(port)", output],
+            try TrailheadCache.phoenix("python"), [Checkout.path("Tests/TrailheadServerTests/Clients/otlp_receiver.py"), "\(port)", output],
             options: .init(standardOutput: .file(folder + "/receiver.log"), standardError: .file(folder + "/receiver.log")))
         let deadline = monotonicSeconds() + 30
         while (try? LoopbackSocket.connect(host: "127.0.0.1", port: port)).map({ close($0) }) == nil {

@@ -41,6 +41,20 @@ enum RawHTTP {
         return complete(received) ?? Answer(status: nil, body: [], text: String(decoding: received, as: UTF8.self), isComplete: received.isEmpty)
     }
 
+    /// Waits until `GET path` on `port` answers 200 while `process` (the server just started)
+    /// runs; kills it and throws, with `log`'s end, when it exits first or `timeout` passes.
+    static func waitUntilAnswering(_ path: String, port: Int, process: ChildProcess, timeout: Double, log: () -> String) throws {
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let deadline = monotonicSeconds() + timeout
+        while (try? exchange(request, port: port, seconds: 2))?.status != 200 {
+            if !process.isRunning || monotonicSeconds() > deadline {
+                _ = process.signal(SIGKILL)
+                throw ServeProcess.Failure(description: "\(process.pid) never answered GET \(path) on port \(port): \(log().suffix(3000))")
+            }
+            usleep(100_000)
+        }
+    }
+
     /// The first response in `bytes`, once its head and Content-Length of body arrived.
     private static func complete(_ bytes: [UInt8]) -> Answer? {
         let text = String(decoding: bytes, as: UTF8.self)

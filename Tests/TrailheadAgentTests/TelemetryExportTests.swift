@@ -19,12 +19,12 @@ struct TelemetryExportTests {
     @Test func aCollectorThatNeverAnswersDoesNotHoldAResponse() async throws {
         let collector = try Self.silentCollector()
         defer { close(collector.fd) }
-        let exporter = OTLPExporter(endpoint: collector.endpoint, interval: 0.05)
+        let exporter = OTLPExporter(endpoint: collector.endpoint, interval: 0.05, timeout: 600)
         let session = LanguageModelSession(model: ScriptedModel(outputs: ["Sunny.", "Cloudy."]), instructions: "Answer briefly.")
         session.configuration.telemetry = Telemetry(exporter: exporter)
         _ = try await session.respond(to: "Weather in Porto?")
-        // The first response's spans are on their way to a collector that will not answer for the
-        // exporter's 10 s: the next response is answered meanwhile.
+        // The first response's spans are on their way to a collector that will not answer within
+        // the exporter's 600 s: the next response is answered meanwhile.
         try await Task.sleep(nanoseconds: 500_000_000)
         let answer = try await session.respond(to: "And tomorrow?")
         #expect(answer.content == "Cloudy.")

@@ -30,6 +30,8 @@ public final class OTLPExporter: Sendable {
     let maximumQueue: Int
     let batchSize: Int
     let interval: Double
+    /// Seconds a batch may take to send (OTLP's `OTEL_EXPORTER_OTLP_TIMEOUT`, 10 s by default).
+    let timeout: Double
 
     private struct State {
         var queue: [FinishedSpan] = []
@@ -42,7 +44,7 @@ public final class OTLPExporter: Sendable {
 
     public init(
         endpoint: String, encoding: Encoding = .protobuf, headers: [String: String] = [:], resource: [String: SpanAttribute] = [:],
-        maximumQueue: Int = 2048, batchSize: Int = 256, interval: Double = 1
+        maximumQueue: Int = 2048, batchSize: Int = 256, interval: Double = 1, timeout: Double = 10
     ) {
         self.endpoint = endpoint
         self.encoding = encoding
@@ -54,6 +56,7 @@ public final class OTLPExporter: Sendable {
         self.maximumQueue = maximumQueue
         self.batchSize = batchSize
         self.interval = interval
+        self.timeout = timeout
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
@@ -115,7 +118,7 @@ public final class OTLPExporter: Sendable {
         case .json: (body, type) = (Array(OTLPEncoding.json(batch, resource: resource).utf8), "application/json")
         case .protobuf: (body, type) = (OTLPEncoding.protobuf(batch, resource: resource), "application/x-protobuf")
         }
-        let request = HTTPClient.Request(url: endpoint, method: "POST", headers: headers.merging(["Content-Type": type]) { $1 }, body: body, idleSeconds: 10, totalSeconds: 10)
+        let request = HTTPClient.Request(url: endpoint, method: "POST", headers: headers.merging(["Content-Type": type]) { $1 }, body: body, idleSeconds: timeout, totalSeconds: timeout)
         var failure: String?
         for attempt in 0..<2 {
             var status = 0
@@ -168,10 +171,11 @@ public final class OTLPExporter: Sendable {
         for pair in Self.pairs(environment["OTEL_RESOURCE_ATTRIBUTES"]) where attributes[pair.key] == nil { attributes[pair.key] = .string(pair.value) }
         if let name = environment["OTEL_SERVICE_NAME"], !name.isEmpty { attributes["service.name"] = .string(name) }
         let headers = Dictionary(Self.pairs(environment["OTEL_EXPORTER_OTLP_HEADERS"]).map { ($0.key, $0.value) }) { $1 }
+        let timeout = environment["OTEL_EXPORTER_OTLP_TIMEOUT"].flatMap(Double.init).map { $0 / 1000 }.flatMap { $0 > 0 ? $0 : nil } ?? 10
         let key = "\(endpoint) \(encoding.rawValue)"
         return shared.withLock { exporters in
             if let existing = exporters[key] { return existing }
-            let made = OTLPExporter(endpoint: endpoint, encoding: encoding, headers: headers, resource: attributes)
+            let made = OTLPExporter(endpoint: endpoint, encoding: encoding, headers: headers, resource: attributes, timeout: timeout)
             exporters[key] = made
             return made
         }

@@ -25,7 +25,7 @@ public struct Telemetry: Sendable {
 
     /// From the standard OpenTelemetry environment variables (`OTEL_EXPORTER_OTLP_ENDPOINT`,
     /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_PROTOCOL`,
-    /// `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`); nil when no
+    /// `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`); nil when no
     /// endpoint is set. One exporter per process: every call returns the same one.
     public static func fromEnvironment(resource: [String: SpanAttribute] = [:]) -> Telemetry? {
         OTLPExporter.fromEnvironment(resource: resource).map { Telemetry(exporter: $0) }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Trailhead
 import TrailheadSupport
+@testable import TrailheadAgent
+import TrailheadModels
 
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +32,37 @@ struct TelemetryExportTests {
         #expect(answer.content == "Cloudy.")
         let statistics = exporter.statistics
         #expect(statistics.exported == 0 && statistics.failedBatches == 0, "the first batch is still in flight: \(statistics)")
+    }
+
+    @Test func theToolDecisionsProbabilityQueriesAreSpansBesideTheModelTurns() async throws {
+        let collector = try Self.silentCollector()
+        defer { close(collector.fd) }
+        let exporter = OTLPExporter(endpoint: collector.endpoint, batchSize: 100, interval: 600)
+        let keys = StepSchema.keys
+        let model = ScriptedModel(
+            outputs: [#"{"\#(keys.call)":"lookup","\#(keys.arguments)":{"query":"Ana"}}"#, #"{"\#(keys.final)":"Ana lives in LA."}"#],
+            nextTokenProbabilities: [TokenProbability(token: "answer", probability: 0.75), TokenProbability(token: "name", probability: 0.25)])
+        let session = LanguageModelSession(model: model, tools: [CallsRespectTheFunctionTests.Lookup(readOnly: true)])
+        session.configuration.toolDecision = .standard
+        session.configuration.telemetry = Telemetry(exporter: exporter)
+        _ = try await session.respond(to: "Where does Ana live?")
+        let spans = exporter.queuedSpans
+        let agent = try #require(spans.first { $0.name.hasPrefix("invoke_agent") })
+        let decisions = spans.filter { $0.name.hasPrefix("text_completion ") }
+        for decision in decisions {
+            #expect(decision.parentSpanID == agent.context.spanID)
+            #expect(decision.kind == .client)
+            #expect(decision.error == nil)
+        }
+        // Before each of the two turns, the call's share (0.25: the first turn is committed, the
+        // later one is below its threshold); after the call, whether the chain goes on (these
+        // scripted tokens say neither: no share).
+        let shares = decisions.filter { $0.attributes["trailhead.decision"] == "call_probability" }
+        #expect(shares.count == 2, "\(spans.map(\.name))")
+        #expect(shares.allSatisfy { $0.attributes["trailhead.decision.share"] == .double(0.25) })
+        let chainEnds = decisions.filter { $0.attributes["trailhead.decision"] == "chain_continuation" }
+        #expect(chainEnds.count == 1 && chainEnds.first?.attributes["trailhead.decision.share"] == nil)
+        #expect(spans.filter { $0.name.hasPrefix("chat ") }.count == 2)
     }
 
     @Test func aFullQueueDropsSpansAndCountsThem() throws {

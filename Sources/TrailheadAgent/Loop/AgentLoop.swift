@@ -258,17 +258,33 @@ struct AgentLoop: Sendable {
     /// the next turn (`ToolDecision`); nil when the model cannot tell (or failed to).
     func callProbability(_ messages: [HistoryEntry]) async -> Double? {
         let keys = StepSchema.keys
-        guard let candidates = try? await model.nextTokenProbabilities(for: read(messages), continuing: "{\"", count: 20) else { return nil }
-        return ToolDecision.callProbability(candidates, callKey: keys.call, answerKey: keys.final)
+        return await probabilities(messages, continuing: "{\"", decision: "call_probability") {
+            ToolDecision.callProbability($0, callKey: keys.call, answerKey: keys.final)
+        }
     }
 
     /// The share of another call in the model's probability of continuing or closing a chain of
     /// `links` calls, at the end of the last one's arguments (`ToolDecision.chainContinuation`).
     func chainContinuation(_ messages: [HistoryEntry], text: String, links: Int) async -> Double? {
-        guard let prefix = ToolDecision.chainEnd(text, links: links),
-            let candidates = try? await model.nextTokenProbabilities(for: read(messages), continuing: prefix, count: 20)
-        else { return nil }
-        return ToolDecision.chainContinuation(candidates)
+        guard let prefix = ToolDecision.chainEnd(text, links: links) else { return nil }
+        return await probabilities(messages, continuing: prefix, decision: "chain_continuation", share: ToolDecision.chainContinuation)
+    }
+
+    /// The model's top-20 next tokens after `prefix`, read into a share by `share`; a span in the
+    /// trace when the model answered (or failed to), none when it cannot give probabilities.
+    private func probabilities(
+        _ messages: [HistoryEntry], continuing prefix: String, decision: String, share: ([TokenProbability]) -> Double?
+    ) async -> Double? {
+        let start = Date()
+        do {
+            guard let candidates = try await model.nextTokenProbabilities(for: read(messages), continuing: prefix, count: 20) else { return nil }
+            let value = share(candidates)
+            telemetry?.recordDecision(decision, model: model.id, from: start, share: value, error: nil)
+            return value
+        } catch {
+            telemetry?.recordDecision(decision, model: model.id, from: start, share: nil, error: "\(error)")
+            return nil
+        }
     }
 
     /// Records a model turn in the transcript and the trace.

@@ -61,6 +61,9 @@ public final class OTLPExporter: Sendable {
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
+    /// The spans waiting for the next batch (for tests).
+    var queuedSpans: [FinishedSpan] { state.withLock { $0.queue } }
+
     /// Queues `span` for the next batch; never blocks on the network.
     public func enqueue(_ span: FinishedSpan) {
         let (start, full) = state.withLock { state -> (Bool, Bool) in

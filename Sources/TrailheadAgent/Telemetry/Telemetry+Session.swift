@@ -35,6 +35,18 @@ extension Telemetry {
         record("chat \(reply.modelID)", kind: .client, from: end.addingTimeInterval(-reply.timings.total), to: end, attributes: attributes)
     }
 
+    /// A question the loop asked the model's probabilities (`ToolDecision`: a call's share before a
+    /// turn, or another link's at a chain's end): a one-token completion, with the share it gave or
+    /// why it gave none.
+    func recordDecision(_ decision: String, model: String, from start: Date, share: Double?, error: String?) {
+        var attributes: [String: SpanAttribute] = [
+            "gen_ai.operation.name": "text_completion", "gen_ai.request.model": .string(model),
+            "gen_ai.provider.name": .string(Self.provider(model)), "trailhead.decision": .string(decision),
+        ]
+        if let share { attributes["trailhead.decision.share"] = .double(share) }
+        record("text_completion \(model)", kind: .client, from: start, to: Date(), attributes: attributes, error: error)
+    }
+
     /// A tool call; a failed call's span has the error as its status.
     func recordToolCall(_ tool: String, id: String, from start: Date, to end: Date, error: String?) {
         var attributes: [String: SpanAttribute] = [

@@ -89,6 +89,9 @@ struct AgentRunner: Sendable {
         /// A request field that cannot be used (400, the field in `param`).
         case invalid(InvalidRequest)
         case store(SessionStoreError)
+        /// The model's own failure, which a client can act on (a rate limit, a conversation too
+        /// long): answered with the status OpenAI gives it.
+        case model(LanguageModelError)
         case agent(String)
 
         var description: String {
@@ -97,6 +100,7 @@ struct AgentRunner: Sendable {
             case .badRequest(let message): message
             case .invalid(let invalid): invalid.description
             case .store(let error): "session store: \(error.message)"
+            case .model(let error): "\(error)"
             case .agent(let message): message
             }
         }
@@ -182,6 +186,7 @@ struct AgentRunner: Sendable {
         } catch {
             // The transcript keeps the failure; it must reach the store too.
             try? await recorder.flush(timeout: storeTimeout)
+            if let error = error as? LanguageModelError { throw .model(error) }
             throw .agent("\(error)")
         }
         do { try await recorder.flush(timeout: storeTimeout) } catch { throw .store(error) }

@@ -213,7 +213,23 @@ enum APIError {
         case .store(let error) where error.kind == .conflict: response(409, failure.description, type: "conflict")
         case .store(let error) where error.kind == .unavailable: response(503, failure.description, type: "unavailable")
         case .store: response(500, failure.description, type: "server_error")
+        case .model(let error): response(for: error)
         case .agent: response(500, failure.description, type: "server_error")
+        }
+    }
+
+    /// A model's failure as OpenAI answers it: a rate limit is a 429 with `Retry-After` (whole
+    /// seconds until the model's reset date, when it gave one), a conversation too long a 400
+    /// `context_length_exceeded`, a model that did not answer in time a 504.
+    static func response(for error: LanguageModelError, now: Date = Date()) -> HTTPServer.Response {
+        switch error {
+        case .rateLimited(let limit):
+            var answer = response(429, "\(error)", type: "rate_limit_error", code: "rate_limit_exceeded")
+            if let reset = limit.resetDate { answer.headers["Retry-After"] = String(max(0, Int(reset.timeIntervalSince(now).rounded(.up)))) }
+            return answer
+        case .contextSizeExceeded: return response(400, "\(error)", type: "invalid_request_error", code: "context_length_exceeded")
+        case .timeout: return response(504, "\(error)", type: "timeout")
+        case .refusal, .unsupportedCapability: return response(500, "\(error)", type: "server_error")
         }
     }
 }

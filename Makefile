@@ -97,7 +97,7 @@ test: build-tests
 
 # Benchmarks, on a release build. The -march=native builds are only for comparison with the
 # portable one (a build that does not run here is reported as such); tool calling is measured on
-# 30 cases of each BFCL category (multi_turn_base too) through the session and through agent serve with
+# 30 cases of each BFCL single-turn category and 50 of multi_turn_base through the session and through agent serve with
 # the official openai client, against two peers on the same llama-server; the plan benchmark runs a
 # peer (the OpenAI Agents SDK) on the same model and trips.
 bench: CONFIG = release
@@ -106,7 +106,7 @@ bench: build
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native
 	-@$(BUILD_PROGRESS) Scripts/step.sh "llama-server -march=native without AMX (for comparison)" env AGENT=$(BIN)/agent Scripts/build-llama-server.sh native-noamx
 	$(BIN)/trailhead-bench all
-	$(BIN)/agent eval --bfcl simple_python,multiple,parallel,parallel_multiple,irrelevance,multi_turn_base --limit 30 --serve
+	$(BIN)/agent eval --bfcl simple_python,multiple,parallel,parallel_multiple,irrelevance,multi_turn_base:50 --limit 30 --serve
 	Scripts/bench/plans.sh $(BIN)/agent
 
 # The HTTP edge fuzzed for a bounded time: libFuzzer (the toolchain's, -sanitize=fuzzer) on the

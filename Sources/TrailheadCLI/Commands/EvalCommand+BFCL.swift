@@ -7,15 +7,16 @@ import TrailheadServer
 import TrailheadTools
 
 extension EvalCommand {
-    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--json] [--transcripts DIR]`.
+    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--json] [--transcripts DIR]`;
+    /// a category written `NAME:N` takes its first N cases whatever `--limit` says.
     /// The evaluation's own failures (no worker, a case that cannot load) are the command's, said as it says them.
     func runBFCL(context: CommandContext) async throws -> ExitCode {
         do { return try await evaluateBFCL(context: context) } catch let error as BFCLError { throw CommandError(error.message) }
     }
 
     private func evaluateBFCL(context: CommandContext) async throws -> ExitCode {
-        let categories = requests.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            ?? BFCLEvaluation.defaultCategories
+        let limits = try categoryLimits()
+        let categories = limits.map(\.category)
         let model: any LanguageModel
         do { model = try ModelSpecifier.model(self.model) } catch { throw CommandError("\(error)", exitCode: .usage) }
         if case .unavailable(let reason) = await model.availability {
@@ -34,7 +35,8 @@ extension EvalCommand {
             evaluation.serveEndpoint = server?.url
         }
         defer { server?.stop() }
-        let cases = try evaluation.cases(categories, limit: limit)
+        var cases: [BFCLCase] = []
+        for (category, limit) in limits { cases += try evaluation.cases([category], limit: limit) }
         try configureToolCount(&evaluation, categories: categories)
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
@@ -56,6 +58,20 @@ extension EvalCommand {
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         return .success
+    }
+
+    /// The categories asked for, each with its number of cases: `NAME:N`, or `--limit` (nil: all).
+    private func categoryLimits() throws -> [(category: String, limit: Int?)] {
+        let names = requests.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            ?? BFCLEvaluation.defaultCategories
+        return try names.map { name in
+            let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return (name, limit) }
+            guard let count = Int(parts[1]), count > 0 else {
+                throw CommandError("--bfcl: '\(name)' is not CATEGORY:N with N a number of cases from 1", exitCode: .usage)
+            }
+            return (parts[0], count)
+        }
     }
 
     /// `--distractors N` (functions of the categories' other cases added to each case's) and

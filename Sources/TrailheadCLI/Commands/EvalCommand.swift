@@ -44,7 +44,7 @@ struct EvalCommand: Command {
     @Option(valueName: "NAME", help: "Who made the plans, for the report (default trailhead).") var label = "trailhead"
     @Flag(help: "Print one JSON object.") var json: Bool
     @Flag(help: "Evaluate tool calling on BFCL v4 cases instead of planning trips.") var bfcl: Bool
-    @Option(valueName: "N", in: 1..., help: "With --bfcl: the first N cases of each category (default all).") var limit: Int?
+    @Option(valueName: "N", in: 1..., help: "With --bfcl: the first N cases of each category (default all; CATEGORY:N sets one category's).") var limit: Int?
     @Flag(help: "With --bfcl: Trailhead alone, without the peers.") var noPeers: Bool
     @Option(valueName: "N", in: 0..., help: "With --bfcl: add N functions of the other cases of the categories evaluated to each case's (Trailhead only).")
     var distractors: Int?

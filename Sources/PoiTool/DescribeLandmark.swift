@@ -1,4 +1,5 @@
 import GeoIndex
+import PointsOfInterestTypes
 import TrailheadPluginKit
 import TrailheadSchema
 
@@ -18,16 +19,7 @@ struct DescribeLandmark: Tool {
         static let guides = GuideTable(CodingKeys.self, [.landmark: [.maximumLength(200), .description("The name of the place.")]])
     }
 
-    struct Output: Generable {
-        var name: String
-        var country: String?
-        var latitude: Double
-        var longitude: Double
-        var description: String
-        var note: String?
-    }
-
-    func call(arguments: Arguments) throws -> Output {
+    func call(arguments: Arguments) throws -> LandmarkDescription {
         let name = arguments.landmark
         guard !name.isEmpty else { throw ToolFailure("`landmark` is required: the name of a landmark") }
         let place: ResolvedPlace
@@ -37,7 +29,7 @@ struct DescribeLandmark: Tool {
         let facts = Place(
             name: place.name, category: place.category, coordinate: place.coordinate, region: place.region,
             source: "", wikipedia: place.wikipedia, kind: place.kind)
-        return Output(
+        return LandmarkDescription(
             name: place.label, country: place.country,
             latitude: ResultFormatting.coordinate(place.coordinate.latitude), longitude: ResultFormatting.coordinate(place.coordinate.longitude),
             description: place.description ?? facts.factualDescription(),

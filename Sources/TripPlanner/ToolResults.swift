@@ -3,7 +3,7 @@ import TrailheadSchema
 /// What the planner reads of each tool's result, decoded once where the JSON arrives (a tool's
 /// result is the wire: the members it plans with, the others ignored). A result that does not
 /// decode is treated as one with nothing in it. (`findPointsOfInterest`'s is the plugin's own
-/// type, read as `Partial<PointsOfInterest>`.)
+/// type, read as `Partial<PointsOfInterest>`; `describeLandmark`'s is `LandmarkDescription`.)
 public enum ToolResults {
     /// `calendarFreeDays`.
     public struct FreeDays: Codable, Sendable {
@@ -19,13 +19,6 @@ public enum ToolResults {
             public var homeCity: String?
             public var note: String?
         }
-    }
-
-    /// `describeLandmark`.
-    public struct Landmark: Codable, Sendable {
-        public var name: String
-        public var country: String?
-        public var description: String?
     }
 
     /// `result` as `type`, or nil when it is not one (optional members of the wrong type are nil).

@@ -1,4 +1,5 @@
 import Foundation
+import PointsOfInterestTypes
 import TrailheadAgent
 import TrailheadModels
 import TrailheadSchema
@@ -102,7 +103,7 @@ struct PlanCommand: Command {
         }
         switch registry.result(of: "describeLandmark", arguments: ["landmark": .string(landmark)]) {
         case .success(let result):
-            let about = ToolResults.decode(ToolResults.Landmark.self, from: result)
+            let about = ToolResults.decode(LandmarkDescription.self, from: result)
             context.stdout.line(context.styled(about?.name ?? landmark, .bold) + (about?.country.map { " (\($0))" } ?? ""))
             if let description = about?.description { context.stdout.line(description) }
         case .failure(let error):

@@ -83,6 +83,30 @@ import TrailheadSchema
         #expect(session.transcript.filter { $0.kind == .toolOutput }.count == 2)
     }
 
+    @Test func summarizingCompletedToolCallsKeepsEarlierCallsAndShortOutputsButNotRepairs() async throws {
+        // Given a first response whose first turn could not be used, then a call, then an answer…
+        let model = Fixtures.RecordingModel([
+            "not a step",
+            LanguageModelSession.stepText(calling: "places", arguments: [:]),
+            LanguageModelSession.stepText(answering: "Visit Arch Rock."),
+            LanguageModelSession.stepText(answering: "Barker Dam too."),
+        ])
+        let session = LanguageModelSession(model: model, tools: [Places()], instructions: "Plan.")
+        session.configuration.historyTransform = .summarizingCompletedToolCalls(maximumItems: 2, maximumCharacters: 10)
+        _ = try await session.respond(to: "What to see?", generating: String.self, includeSchemaInPrompt: false)
+        _ = try await session.respond(to: "And then?", generating: String.self, includeSchemaInPrompt: false)
+
+        // …the second response reads the first's call and its output shortened, without the
+        // unusable turn and its repair.
+        let second = try #require(model.requests.last?.messages)
+        #expect(second.map(\.role) == [.system, .user, .assistant, .user, .assistant, .user])
+        #expect(second[2].content.contains(#""places""#), "the call as the model wrote it: \(second[2].content)")
+        #expect(second[3].content == #"places returned: {"places":["Arch Rock","Barker Dam"],"note":"Open all y…"}"#)
+        #expect(!second.contains { $0.content.contains("not a step") })
+        // The first response, while it ran, read the repair and the whole output.
+        #expect(model.requests[2].messages.last?.content.contains("Hidden Valley") == true)
+    }
+
     @Test func summarizingToolOutputsShortensWhatTheModelReadsNotTheTranscript() async throws {
         let model = Fixtures.RecordingModel([
             LanguageModelSession.stepText(calling: "places", arguments: [:]),

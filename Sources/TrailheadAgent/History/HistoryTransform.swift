@@ -65,6 +65,36 @@ extension HistoryTransform {
         }
     }
 
+    /// Earlier responses keep what they did, compactly: their calls as the model wrote them and
+    /// their tool outputs shortened (`ToolOutputSummary`); a turn the loop could not use and its
+    /// repair are left out. The current response keeps all of its own. For conversations whose
+    /// later requests build on what earlier calls did (the folder moved into, the booking made),
+    /// which `droppingCompletedToolCalls` forgets. An earlier response reads the same every time,
+    /// so the prompt cache keeps it.
+    public static func summarizingCompletedToolCalls(maximumItems: Int = 5, maximumCharacters: Int = 80) -> HistoryTransform {
+        let summary = ToolOutputSummary(maximumItems: maximumItems, maximumCharacters: maximumCharacters)
+        return HistoryTransform { history in
+            let current = history.last?.response ?? 0
+            var kept: [HistoryEntry] = []
+            for entry in history {
+                guard entry.response < current else {
+                    kept.append(entry)
+                    continue
+                }
+                switch entry.source {
+                case .repair:
+                    // The repair answers the turn before it: neither says what the response did.
+                    if case .modelTurn(final: false)? = kept.last?.source { kept.removeLast() }
+                case .toolOutputs:
+                    kept.append(entry.outcomes.map { HistoryEntry($0, response: entry.response) { _, result in summary.shorten(result) } } ?? entry)
+                case .instructions, .prompt, .modelTurn:
+                    kept.append(entry)
+                }
+            }
+            return kept
+        }
+    }
+
     /// Tool outputs as `summarize` shortens them (the tool's name and its whole result in,
     /// what the model reads out): the session's `summarizeToolOutput`, applied to the history.
     public static func summarizingToolOutputs(

@@ -7,7 +7,7 @@ import TrailheadServer
 import TrailheadTools
 
 extension EvalCommand {
-    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--json] [--transcripts DIR]`;
+    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--history answers|calls] [--json] [--transcripts DIR]`;
     /// a category written `NAME:N` takes its first N cases whatever `--limit` says.
     /// The evaluation's own failures (no worker, a case that cannot load) are the command's, said as it says them.
     func runBFCL(context: CommandContext) async throws -> ExitCode {
@@ -29,6 +29,7 @@ extension EvalCommand {
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
         var evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
         evaluation.usesBFCLInstructions = instructions == .bfcl
+        evaluation.historyTransform = history.transform
         var server: AgentServer?
         if serve {
             server = try Self.startServer(serving: model, context: context)

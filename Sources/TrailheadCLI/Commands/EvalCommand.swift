@@ -54,6 +54,8 @@ struct EvalCommand: Command {
     @Flag(help: "With --bfcl: also through `agent serve` (started in this process) with the official openai client.") var serve: Bool
     @Option(valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none.")
     var instructions = BFCLInstructions.bfcl
+    @Option(valueName: "WHICH", help: "With --bfcl, in conversations: what Trailhead reads of earlier turns: answers (default: request and answer) or calls (their calls and outputs, shortened).")
+    var history = BFCLHistory.answers
     @OptionGroup var pluginFolders: PluginFolderOptions
     @Argument("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).") var requests: String?
 
@@ -217,4 +219,16 @@ extension ToolSearch.Mode: ArgumentValue {}
 /// `--instructions`: BFCL's system prompt for every agent, or none.
 enum BFCLInstructions: String, CaseIterable, ArgumentValue {
     case bfcl, none
+}
+
+/// `--history`: what Trailhead's session reads of a conversation's earlier turns.
+enum BFCLHistory: String, CaseIterable, ArgumentValue {
+    case answers, calls
+
+    var transform: HistoryTransform {
+        switch self {
+        case .answers: .droppingCompletedToolCalls
+        case .calls: .summarizingCompletedToolCalls()
+        }
+    }
 }

@@ -46,10 +46,7 @@ extension BFCLEvaluation {
         }
         let session = LanguageModelSession(
             model: model, tools: tools, instructions: item.instructions.isEmpty ? nil : Instructions(item.instructions))
-        // What an agent holding a long conversation sets: earlier turns as their request and answer
-        // (their calls and outputs left out), so the conversation stays within the model's 4,096
-        // tokens; without it, multi_turn_base_1 failed in its fourth turn at 4,100 tokens.
-        session.configuration.historyTransform = .droppingCompletedToolCalls
+        session.configuration.historyTransform = historyTransform
         session.configuration.toolSearch = toolSearch
         if let transcripts {
             do { session.configuration.transcriptFile = try TranscriptWriter(path: "\(transcripts)/\(item.id).jsonl") } catch {

@@ -22,6 +22,24 @@ final class SchemaLoadingTests: XCTestCase {
         XCTAssertTrue(error.message.contains("unsupported keyword \"patternProperties\""), error.message)
     }
 
+    func testUnknownKeywordsLoadAsAnnotationsWhenAskedAndJSONSchemasOwnAreStillRefused() throws {
+        // BFCL's function documents mark members `optional`; a member may be named like a keyword.
+        let document = try GeneratedContent(json: #"""
+            {"type":"object","x-source":"bfcl","properties":{"optional":{"type":"string","optional":true},
+             "tags":{"type":"array","items":{"type":"string","format-hint":"lower case"}}},"required":["optional"]}
+            """#)
+        XCTAssertEqual(try loadError(document.jsonString).keyword, "x-source", "refused by default: a manifest's typo is an error")
+        let schema = try GenerationSchema(json: document, unknownKeywords: .annotations)
+        XCTAssertEqual(schema.json["x-source"], nil)
+        XCTAssertEqual(schema.json["properties"]?["optional"], ["type": "string"], "the member named optional stays; its annotation goes")
+        XCTAssertEqual(schema.json["properties"]?["tags"]?["items"], ["type": "string"])
+        XCTAssertTrue(schema.isValid(["optional": "a", "tags": ["b"]]))
+        XCTAssertFalse(schema.isValid(["tags": ["b"]]), "the constraints stay")
+        XCTAssertThrowsError(try GenerationSchema(json: try GeneratedContent(json: #"{"properties":{"a":{"if":true}}}"#), unknownKeywords: .annotations)) {
+            XCTAssertEqual(($0 as? SchemaError)?.keyword, "if", "JSON Schema's own keyword outside the subset would drop a constraint: refused")
+        }
+    }
+
     func testPointerEscapesTildeAndSlash() throws {
         let error = try loadError(#"{"properties":{"a/b~c":{"if":true}}}"#)
         XCTAssertEqual(error.keyword, "if")

@@ -76,6 +76,29 @@ final class ClientToolsTests: XCTestCase {
     }
 
     /// A malformed request is a 400 that says which field is wrong.
+    func testAFunctionSchemaWithKeywordsThatAreNotJSONSchemasIsTakenAsOpenAIsAPITakesIt() throws {
+        let serve = try serve([LanguageModelSession.stepText(calling: [Self.weather])])
+        func weatherTool(city: GeneratedContent) -> GeneratedContent {
+            [
+                "type": "function",
+                "function": [
+                    "name": "get_weather", "description": "The weather in a city.",
+                    "parameters": ["type": "object", "properties": ["city": city, "unit": ["type": "string", "optional": true]], "required": ["city"]],
+                ],
+            ]
+        }
+        let question: GeneratedContent = [["role": "user", "content": "Weather in Paris?"]]
+        let (status, answer) = try serve.post("/chat/completions", ["model": "local", "messages": question, "tools": [weatherTool(city: ["type": "string", "optional": false])]])
+        XCTAssertEqual(status, 200, answer.jsonString)
+        let call = answer["choices"]?.arrayValue?.first?["message"]?["tool_calls"]?.arrayValue?.first?["function"]
+        XCTAssertEqual(call?["name"]?.stringValue, "get_weather", answer.jsonString)
+        XCTAssertEqual(try GeneratedContent(json: call?["arguments"]?.stringValue ?? ""), ["city": "Paris"])
+        let refused = weatherTool(city: ["type": "string", "if": ["type": "string"]])
+        let (refusedStatus, refusal) = try serve.post("/chat/completions", ["model": "local", "messages": question, "tools": [refused]])
+        XCTAssertEqual(refusedStatus, 400, "JSON Schema's own keyword outside the subset is still refused: \(refusal.jsonString)")
+        XCTAssertEqual(refusal["error"]?["param"]?.stringValue, "tools[0].function.parameters")
+    }
+
     func testAMalformedRequestNamesTheField() throws {
         let serve = try serve([LanguageModelSession.stepText(calling: [Self.weather])])
         let cases: [(GeneratedContent, String)] = [

@@ -3,16 +3,29 @@
 /// Loading compiles the document into an internal form (references resolved, regexes
 /// compiled), so `validate(_:)`, which runs before every tool call, does no parsing.
 public struct GenerationSchema: Sendable, Hashable {
-    /// The schema document as given.
+    /// The schema document as given (less its unknown keywords, when they were annotations).
     public let json: GeneratedContent
     let compiled: CompiledSchema
 
+    /// What loading does with a keyword that is not JSON Schema's.
+    public enum UnknownKeywords: Sendable {
+        /// An error, as for any keyword outside the subset: a manifest's `maxLenght` is a typo
+        /// its author wants to hear about.
+        case refused
+        /// Ignored, as JSON Schema says of unknown keywords (annotations): a schema someone else
+        /// wrote (a client's function, with BFCL's `optional: true` on a member) loads as
+        /// OpenAI's API takes it. JSON Schema's own keywords outside the subset are still refused.
+        case annotations
+    }
+
     /// Loads a schema; an unsupported keyword, a malformed value, a `$ref` that does not
     /// resolve, a `$ref` cycle, or an invalid `pattern` is an error naming the keyword and pointer.
-    public init(json: GeneratedContent) throws(SchemaError) {
-        var compiler = SchemaCompiler(document: json)
+    /// With `.annotations`, `json` is the document without them.
+    public init(json: GeneratedContent, unknownKeywords: UnknownKeywords = .refused) throws(SchemaError) {
+        let document = unknownKeywords == .annotations ? SchemaCompiler.withoutUnknownKeywords(json) : json
+        var compiler = SchemaCompiler(document: document)
         self.compiled = try compiler.compile()
-        self.json = json
+        self.json = document
     }
 
     /// Every violation of `instance`, in document order; empty when it is valid.

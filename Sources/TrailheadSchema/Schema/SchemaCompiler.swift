@@ -15,6 +15,40 @@ struct SchemaCompiler {
         "format", "$schema", "$comment",
     ]
 
+    /// JSON Schema's own keywords (2020-12's vocabularies, and draft 7's that 2020-12 renamed):
+    /// one of these outside the subset is refused, since ignoring it would drop a constraint
+    /// the author wrote. Any other keyword is the author's own.
+    static let vocabulary: Set<String> = supportedKeywords.union([
+        "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$recursiveRef", "$recursiveAnchor",
+        "if", "then", "else", "dependentSchemas", "dependentRequired", "patternProperties", "propertyNames",
+        "contains", "minContains", "maxContains", "unevaluatedItems", "unevaluatedProperties",
+        "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType", "contentSchema",
+        "definitions", "dependencies", "additionalItems",
+    ])
+
+    /// `schema` without the keywords that are not JSON Schema's, wherever a subschema sits
+    /// (a member named like one stays: `properties` holds names, not keywords).
+    static func withoutUnknownKeywords(_ schema: GeneratedContent) -> GeneratedContent {
+        guard case .object(let object) = schema else { return schema }
+        var kept = JSONObject()
+        for (keyword, value) in object where vocabulary.contains(keyword) {
+            switch (keyword, value) {
+            case ("properties", .object(let members)), ("patternProperties", .object(let members)), ("$defs", .object(let members)),
+                ("definitions", .object(let members)), ("dependentSchemas", .object(let members)):
+                kept[keyword] = .object(JSONObject(members.map { ($0.key, withoutUnknownKeywords($0.value)) }))
+            case ("anyOf", .array(let branches)), ("oneOf", .array(let branches)), ("allOf", .array(let branches)),
+                ("prefixItems", .array(let branches)):
+                kept[keyword] = .array(branches.map(withoutUnknownKeywords))
+            case ("items", _), ("additionalProperties", _), ("not", _), ("if", _), ("then", _), ("else", _), ("contains", _),
+                ("propertyNames", _), ("unevaluatedItems", _), ("unevaluatedProperties", _), ("additionalItems", _), ("contentSchema", _):
+                kept[keyword] = withoutUnknownKeywords(value)
+            default:
+                kept[keyword] = value
+            }
+        }
+        return .object(kept)
+    }
+
     private var nodes: [SchemaNode] = []
     private var nodeByPointer: [String: Int] = [:]
     private var pendingRefs: [(node: Int, ref: String)] = []

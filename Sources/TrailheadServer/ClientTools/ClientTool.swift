@@ -44,7 +44,9 @@ struct ClientTools: Sendable {
             let schema: GenerationSchema
             // The session closes every object that lists its properties (`ClosedArguments`), as
             // OpenAI's strict mode does; the arguments still validate against the client's schema.
-            do { schema = try GenerationSchema(json: spec.parameters ?? ["type": "object", "properties": [:]]) } catch {
+            // Keywords that are not JSON Schema's are annotations, as OpenAI's API takes them.
+            let parameters = spec.parameters ?? ["type": "object", "properties": [:]]
+            do { schema = try GenerationSchema(json: parameters, unknownKeywords: .annotations) } catch {
                 throw InvalidRequest("\(error)", param: "\(param)[\(index)].\(parametersParam)")
             }
             tools.append(ClientTool(name: spec.name, description: spec.description ?? "", parameters: schema))

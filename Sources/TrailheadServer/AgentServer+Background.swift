@@ -56,20 +56,20 @@ extension AgentServer {
                 return stream(runs, id: id, after: after)
             }
             do {
-                guard let run = try runs.load(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
+                guard let run = try runs.storedRun(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
                 return .respond(.json(200, try Self.current(run, runs: runs).jsonString))
             } catch {
                 return .respond(APIError.response(for: .store(error)))
             }
         case ("POST", "cancel"?):
             do {
-                guard let before = try runs.load(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
+                guard let before = try runs.storedRun(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
                 let cancelled = BackgroundWorker.responseObject(
-                    id: id, agent: before.request["model"]?.stringValue ?? "", previous: before.request["previous_response_id"]?.stringValue,
-                    created: before.createdAt.rounded(), status: .cancelled)
-                guard let run = try runs.cancel(id, response: cancelled, event: ["type": "response.cancelled", "response": cancelled]) else {
+                    id: id, agent: before.request.model, previous: before.request.previousResponseID, created: before.createdAt.rounded(), status: .cancelled)
+                guard let row = try runs.cancel(id, response: cancelled, event: ["type": "response.cancelled", "response": cancelled]) else {
                     return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error"))
                 }
+                let run = try StoredRun(row)
                 if run.status == .completed || run.status == .failed {
                     return .respond(APIError.response(409, "response \(id) is \(run.status.rawValue) already: nothing to cancel", type: "invalid_request_error"))
                 }
@@ -89,7 +89,7 @@ extension AgentServer {
                     return .respond(APIError.response(
                         409, "response \(id) is \(run.status.rawValue) and does not wait for call \(callID.prefix(80))", type: "invalid_request_error"))
                 }
-                guard let run = try runs.load(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
+                guard let run = try runs.storedRun(id) else { return .respond(APIError.response(404, "no response \(id)", type: "invalid_request_error")) }
                 return .respond(.json(200, try Self.current(run, runs: runs).jsonString))
             } catch {
                 return .respond(APIError.response(for: .store(error)))
@@ -104,10 +104,10 @@ extension AgentServer {
     func continuation(ofBackground id: String) -> Result<String, InvalidRequest> {
         let param = "previous_response_id"
         guard let runs = configuration.runs else { return .failure(InvalidRequest("no background responses here (they need --store postgresql://…)", param: param)) }
-        let run: PostgresRunStore.Run?
-        do { run = try runs.load(id) } catch { return .failure(InvalidRequest("the store cannot be read now: \(error.message)", param: param)) }
+        let run: StoredRun?
+        do { run = try runs.storedRun(id) } catch { return .failure(InvalidRequest("the store cannot be read now: \(error.message)", param: param)) }
         guard let run else { return .failure(InvalidRequest("no response \(id.prefix(80))", param: param)) }
-        guard run.status == .completed, let next = run.response?["trailhead"]?["response_id"]?.stringValue else {
+        guard run.status == .completed, let next = run.continuation else {
             return .failure(InvalidRequest("response \(id) is \(run.status.rawValue): only a completed response is continued", param: param))
         }
         return .success(next)
@@ -115,14 +115,13 @@ extension AgentServer {
 
     /// The run's response object: the final one, or its status with the output so far (the
     /// tools' calls and outputs its events hold).
-    static func current(_ run: PostgresRunStore.Run, runs: PostgresRunStore) throws(SessionStoreError) -> GeneratedContent {
-        if let response = run.response, run.status.isFinal || run.status == .requiresAction { return response }
-        let output = try runs.events(run.id, after: -1).compactMap { event in
-            event["type"]?.stringValue == "response.output_item.done" ? event["item"] : nil
+    static func current(_ run: StoredRun, runs: PostgresRunStore) throws(SessionStoreError) -> GeneratedContent {
+        if let response = run.row.response, run.status.isFinal || run.status == .requiresAction { return response }
+        let output = try StoredRunEvent.decode(runs.events(run.id, after: -1), run: run.id).compactMap { event in
+            event.type == "response.output_item.done" ? event.item : nil
         }
-        let agent = run.request["model"]?.stringValue ?? ""
         let object = BackgroundWorker.responseObject(
-            id: run.id, agent: agent, previous: run.request["previous_response_id"]?.stringValue, created: run.createdAt.rounded(), status: run.status)
+            id: run.id, agent: run.request.model, previous: run.request.previousResponseID, created: run.createdAt.rounded(), status: run.status)
         return BackgroundWorker.with(object, ["output": .array(output)])
     }
 
@@ -141,18 +140,25 @@ extension AgentServer {
                 var last = after
                 while stream.isOpen {
                     let mark = runs.mark(.events)
-                    let events = (try? runs.events(id, after: last)) ?? []
+                    let events: [StoredRunEvent]
+                    do throws(SessionStoreError) {
+                        events = try StoredRunEvent.decode((try? runs.events(id, after: last)) ?? [], run: id)
+                    } catch {
+                        // A stored event that cannot be read (no type, no number) ends the stream, saying why.
+                        _ = stream.send(GeneratedContent.object(["type": "error", "message": .string(error.message)]).jsonString, event: "error")
+                        stream.close()
+                        return
+                    }
                     for event in events {
-                        let type = event["type"]?.stringValue ?? "message"
-                        _ = stream.send(event.jsonString, event: type)
-                        last = event["sequence_number"]?.intValue ?? last
-                        if ends.contains(type) {
+                        _ = stream.send(event.content.jsonString, event: event.type)
+                        last = event.sequenceNumber
+                        if ends.contains(event.type) {
                             stream.close()
                             return
                         }
                     }
                     // A run that waits for a person ends its stream there (a later one goes on from it).
-                    if events.last?["type"]?.stringValue == "response.requires_action", (try? runs.load(id))??.status == .requiresAction {
+                    if events.last?.type == "response.requires_action", (try? runs.load(id))??.status == .requiresAction {
                         stream.close()
                         return
                     }

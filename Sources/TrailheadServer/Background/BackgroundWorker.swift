@@ -84,28 +84,39 @@ public final class BackgroundWorker: Sendable {
 
     /// One execution of a claimed run, to its end or to where it must stop.
     func execute(_ claim: PostgresRunStore.Claim) async {
-        let run = claim.run
-        let created = run.createdAt.rounded()
-        let agent = run.request["model"]?.stringValue ?? ""
-        let previous = run.request["previous_response_id"]?.stringValue
+        let created = claim.run.createdAt.rounded()
+        let run: StoredRun
+        do { run = try StoredRun(claim.run) } catch {
+            let base = Self.responseObject(id: claim.run.id, agent: "", previous: nil, created: created, status: .inProgress)
+            finish(claim, .failed, Self.failed(base, error.message), event: "response.failed")
+            return
+        }
+        let agent = run.request.model
+        let previous = run.request.previousResponseID
         let base = Self.responseObject(id: run.id, agent: agent, previous: previous, created: created, status: .inProgress)
-        if run.cancelRequested {
+        if run.row.cancelRequested {
             finish(claim, .cancelled, base, event: "response.cancelled")
             return
         }
-        let steps: [String: GeneratedContent]
-        do { steps = try runs.steps(run.id) } catch { return }  // the lease lapses; another try later
+        let stored: [String: GeneratedContent]
+        do { stored = try runs.steps(run.id) } catch { return }  // the lease lapses; another try later
+        let steps: RecordedSteps
+        do { steps = try RecordedSteps(stored, run: run.id) } catch {
+            // A step that cannot be read cannot be replayed: the run fails, saying which.
+            finish(claim, .failed, Self.failed(base, error.message), event: "response.failed")
+            return
+        }
         let checkpoints = RunCheckpoints(runs: runs, claim: claim, recorded: steps, patience: configuration.leaseSeconds)
 
         let decoded: AgentServer.DecodedResponsesRequest
-        do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(Array(run.request.jsonString.utf8)) } catch {
+        do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(Array(run.row.request.jsonString.utf8)) } catch {
             finish(claim, .failed, Self.failed(base, error.description), event: "response.failed")
             return
         }
         let buffer = BufferedSessionStore(base: runner.store)
         let buffered = AgentRunner(agents: runner.agents, registry: runner.registry, store: buffer, models: runner.models, storeTimeout: runner.storeTimeout)
         let plan: AgentServer.ResponsePlan
-        switch AgentServer.plan(decoded, runner: buffered, store: buffer, newSession: run.session) {
+        switch AgentServer.plan(decoded, runner: buffered, store: buffer, newSession: run.row.session) {
         case .failure(let failure):
             finish(claim, .failed, Self.failed(base, failure.description), event: "response.failed")
             return
@@ -148,11 +159,7 @@ public final class BackgroundWorker: Sendable {
             finish(claim, .cancelled, base, event: "response.cancelled")
             return
         case .awaitingApproval(let callID, let tool, let arguments)?:
-            var item = RunCheckpoints.toolItem(id: callID, tool: tool, arguments: arguments, outcome: nil)
-            if case .object(var fields) = item {
-                fields["type"] = "tool_approval_request"
-                item = .object(fields)
-            }
+            let item = RunCheckpoints.toolItem(id: callID, tool: tool, arguments: arguments, outcome: nil, type: "tool_approval_request")
             var object = Self.responseObject(id: run.id, agent: agent, previous: previous, created: created, status: .requiresAction)
             object = Self.with(object, ["output": [item], "required_action": ["type": "approve_tool_call", "call_id": .string(callID)]])
             do { try runs.finish(claim, status: .requiresAction, response: object, pending: item, event: ["type": "response.requires_action", "response": object]) } catch {}

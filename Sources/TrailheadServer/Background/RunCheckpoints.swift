@@ -13,14 +13,15 @@ import TrailheadSupport
 /// back to where the run stopped (the loop is a function of what the model and the tools said);
 /// from there it runs live.
 ///
-/// Keys: `model:N` (the run's N-th model turn), `probabilities:N`, `CALL` (a call's outcome) and
-/// `started:CALL`, `approval:CALL` (a person's decision). A call's id is its tool and arguments
-/// hashed, and how many such calls came before it in the run (`call_<hash>_<n>`): the same call in
-/// a replay gets the same id, whichever order parallel calls ran in.
+/// Keys (`RecordedSteps.Key`, with each step's stored shape): `model:N` (the run's N-th model
+/// turn), `probabilities:N`, `CALL` (a call's outcome) and `started:CALL`, `approval:CALL` (a
+/// person's decision). A call's id is its tool and arguments hashed, and how many such calls came
+/// before it in the run (`call_<hash>_<n>`): the same call in a replay gets the same id, whichever
+/// order parallel calls ran in.
 final class RunCheckpoints: Sendable {
     let runs: PostgresRunStore
     let claim: PostgresRunStore.Claim
-    private let recorded: [String: GeneratedContent]
+    private let recorded: RecordedSteps
 
     /// Why the run stops before its end, once it must.
     enum Stop: Sendable, Equatable {
@@ -47,7 +48,7 @@ final class RunCheckpoints: Sendable {
     /// stops: the lease's length, past which the write would be fenced anyway.
     let patience: Double
 
-    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: [String: GeneratedContent], patience: Double) {
+    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: RecordedSteps, patience: Double) {
         self.runs = runs
         self.claim = claim
         self.recorded = recorded
@@ -55,19 +56,26 @@ final class RunCheckpoints: Sendable {
     }
 
     /// Model turns earlier executions recorded (a scripted model resumes after them).
-    var recordedModelTurns: Int { recorded.keys.filter { $0.hasPrefix("model:") }.count }
+    var recordedModelTurns: Int { recorded.modelTurns.count }
 
     var stop: Stop? { state.withLock { $0.stop } }
 
     /// Stops the run at its next step (the first reason given wins).
     func stop(_ reason: Stop) { state.withLock { if $0.stop == nil { $0.stop = reason } } }
 
-    private func write(_ key: String, _ outcome: GeneratedContent, event: GeneratedContent? = nil) async -> Bool {
+    /// Records `step` under `key` (with `event`); false when the run must stop instead of going on.
+    private func write(_ key: RecordedSteps.Key, _ step: some Encodable, event: GeneratedContent? = nil) async -> Bool {
+        let outcome: GeneratedContent
+        do { outcome = try GeneratedContent(encoding: step) } catch {
+            // A value JSON cannot hold (a non-finite number): the step cannot be recorded, so the run stops.
+            stop(.storeFailed("the step \(key.text) cannot be recorded: \(error)"))
+            return false
+        }
         let deadline = monotonicSeconds() + patience
         var delay = 0.05
         while true {
             do throws(SessionStoreError) {
-                try runs.record(claim, key: key, outcome: outcome, event: event)
+                try runs.record(claim, key: key.text, outcome: outcome, event: event)
                 state.withLock { $0.written += 1 }
                 return true
             } catch where error.kind == .unavailable && monotonicSeconds() + delay < deadline {
@@ -82,51 +90,31 @@ final class RunCheckpoints: Sendable {
 
     // MARK: - Model turns
 
-    func nextModelTurn() -> (key: String, recorded: GeneratedContent?) {
+    /// The next model turn's key, and the turn an earlier execution recorded under it.
+    func nextModelTurn() -> (key: RecordedSteps.Key, recorded: RecordedSteps.ModelTurn?) {
         let number = state.withLock { state in
             defer { state.modelTurns += 1 }
             return state.modelTurns
         }
-        let key = "model:\(number)"
-        return (key, recorded[key])
+        return (.modelTurn(number), recorded.modelTurns[number])
     }
 
-    func nextProbabilityQuery() -> (key: String, recorded: GeneratedContent?) {
+    /// The next probability query's key, and the answer an earlier execution recorded under it.
+    func nextProbabilityQuery() -> (key: RecordedSteps.Key, recorded: RecordedSteps.Probabilities?) {
         let number = state.withLock { state in
             defer { state.probabilityQueries += 1 }
             return state.probabilityQueries
         }
-        let key = "probabilities:\(number)"
-        return (key, recorded[key])
+        return (.probabilities(number), recorded.probabilityQueries[number])
     }
 
     /// Records a live model turn; false when the run must stop instead of going on.
-    func recordModelTurn(_ key: String, _ response: ModelResponse) async -> Bool {
-        var object: JSONObject = ["text": .string(response.text), "model": .string(response.modelID), "seconds": .number(response.timings.total)]
-        if let usage = response.usage {
-            object["promptTokens"] = .number(Double(usage.promptTokens))
-            object["completionTokens"] = .number(Double(usage.completionTokens))
-        }
-        if let reason = response.finishReason { object["finishReason"] = .string(reason) }
-        return await write(key, .object(object))
+    func recordModelTurn(_ key: RecordedSteps.Key, _ response: ModelResponse) async -> Bool {
+        await write(key, RecordedSteps.ModelTurn(response))
     }
 
-    func recordProbabilities(_ key: String, _ probabilities: [TokenProbability]?) async -> Bool {
-        let value: GeneratedContent = probabilities.map { list in
-            .array(list.map { ["token": .string($0.token), "probability": .number($0.probability)] })
-        } ?? .null
-        return await write(key, ["probabilities": value])
-    }
-
-    static func response(from recorded: GeneratedContent) -> ModelResponse {
-        let usage = recorded["promptTokens"]?.intValue.map { TokenUsage(promptTokens: $0, completionTokens: recorded["completionTokens"]?.intValue ?? 0) }
-        return ModelResponse(
-            text: recorded["text"]?.stringValue ?? "", modelID: recorded["model"]?.stringValue ?? "replayed", usage: usage,
-            timings: ModelTimings(total: recorded["seconds"]?.doubleValue ?? 0), finishReason: recorded["finishReason"]?.stringValue)
-    }
-
-    static func probabilities(from recorded: GeneratedContent) -> [TokenProbability]? {
-        recorded["probabilities"]?.arrayValue?.map { TokenProbability(token: $0["token"]?.stringValue ?? "", probability: $0["probability"]?.doubleValue ?? 0) }
+    func recordProbabilities(_ key: RecordedSteps.Key, _ probabilities: [TokenProbability]?) async -> Bool {
+        await write(key, RecordedSteps.Probabilities(probabilities))
     }
 
     // MARK: - Tool calls
@@ -150,18 +138,18 @@ final class RunCheckpoints: Sendable {
 
     private func run(_ call: ToolCallRequest, needsApproval: Bool, body: @Sendable () async -> ToolCallOutcome) async -> ToolCallOutcome {
         let id = callID(call)
-        if let outcome = recorded[id] { return Self.outcome(from: outcome) }
+        if let recordedOutcome = recorded.outcomes[id] { return recordedOutcome.outcome }
         let interrupted = ToolCallOutcome(result: nil, error: "the run stopped before this call")
         guard stop == nil else { return interrupted }
-        if recorded["started:" + id] != nil {
+        if recorded.started.contains(id) {
             // An earlier execution started it and stopped before its outcome was recorded: it may
             // have had its effect, so it is not run again (at most once).
             let lost = ToolCallOutcome(result: nil, error: "this call's outcome was lost (its worker stopped while it ran); it was not run again")
-            return await write(id, Self.content(lost), event: toolEvent(id, call, lost)) ? lost : interrupted
+            return await write(.outcome(call: id), RecordedSteps.ToolOutcome(lost), event: toolEvent(id, call, lost)) ? lost : interrupted
         }
         var decided: Bool?
         if needsApproval {
-            guard let decision = recorded["approval:" + id]?["approved"]?.boolValue else {
+            guard let decision = recorded.approvals[id] else {
                 stop(.awaitingApproval(callID: id, tool: call.tool, arguments: call.arguments))
                 return interrupted
             }
@@ -169,11 +157,11 @@ final class RunCheckpoints: Sendable {
         }
         if decided == false {
             let refused = ToolCallOutcome(result: nil, error: "the user did not approve this call of \(call.tool)")
-            return await write(id, Self.content(refused), event: toolEvent(id, call, refused)) ? refused : interrupted
+            return await write(.outcome(call: id), RecordedSteps.ToolOutcome(refused), event: toolEvent(id, call, refused)) ? refused : interrupted
         }
-        guard await write("started:" + id, ["tool": .string(call.tool)]) else { return interrupted }
+        guard await write(.started(call: id), RecordedSteps.CallStart(tool: call.tool)) else { return interrupted }
         let outcome = await body()
-        _ = await write(id, Self.content(outcome), event: toolEvent(id, call, outcome))
+        _ = await write(.outcome(call: id), RecordedSteps.ToolOutcome(outcome), event: toolEvent(id, call, outcome))
         return outcome
     }
 
@@ -182,9 +170,13 @@ final class RunCheckpoints: Sendable {
         ["type": "response.output_item.done", "item": Self.toolItem(id: id, tool: call.tool, arguments: call.arguments, outcome: outcome)]
     }
 
-    static func toolItem(id: String, tool: String, arguments: GeneratedContent, outcome: ToolCallOutcome?) -> GeneratedContent {
+    /// A call of one of the agent's tools as a response output item: a `trailhead_tool_call` (with
+    /// its outcome once it ran), or as `type` says (a `tool_approval_request` waits for a person).
+    static func toolItem(
+        id: String, tool: String, arguments: GeneratedContent, outcome: ToolCallOutcome?, type: String = "trailhead_tool_call"
+    ) -> GeneratedContent {
         var item: JSONObject = [
-            "type": "trailhead_tool_call", "id": .string(id), "call_id": .string(id), "name": .string(tool), "arguments": .string(arguments.jsonString),
+            "type": .string(type), "id": .string(id), "call_id": .string(id), "name": .string(tool), "arguments": .string(arguments.jsonString),
             "status": outcome == nil ? "pending" : "completed",
         ]
         if let outcome {
@@ -192,15 +184,6 @@ final class RunCheckpoints: Sendable {
             item["error"] = outcome.error.map { .string($0) } ?? .null
         }
         return .object(item)
-    }
-
-    static func content(_ outcome: ToolCallOutcome) -> GeneratedContent {
-        ["result": outcome.result ?? .null, "error": outcome.error.map { .string($0) } ?? .null]
-    }
-
-    static func outcome(from content: GeneratedContent) -> ToolCallOutcome {
-        let result = content["result"].flatMap { $0.isNull ? nil : $0 }
-        return ToolCallOutcome(result: result, error: content["error"]?.stringValue)
     }
 }
 
@@ -227,7 +210,7 @@ struct CheckpointedModel: LanguageModel {
             let task = Task {
                 if checkpoints.stop != nil { return continuation.finish(throwing: CancellationError()) }
                 if let recorded {
-                    let response = RunCheckpoints.response(from: recorded)
+                    let response = recorded.response
                     continuation.yield(.text(response.text))
                     continuation.yield(.completed(response))
                     return continuation.finish()
@@ -250,7 +233,7 @@ struct CheckpointedModel: LanguageModel {
 
     func nextTokenProbabilities(for messages: [ChatMessage], continuing prefix: String, count: Int) async throws -> [TokenProbability]? {
         let (key, recorded) = checkpoints.nextProbabilityQuery()
-        if let recorded { return RunCheckpoints.probabilities(from: recorded) }
+        if let recorded { return recorded.list }
         if checkpoints.stop != nil { throw CancellationError() }
         let probabilities = try await base.nextTokenProbabilities(for: messages, continuing: prefix, count: count)
         guard await checkpoints.recordProbabilities(key, probabilities) else { throw CancellationError() }

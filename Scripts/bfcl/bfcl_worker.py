@@ -29,8 +29,9 @@ executed for real by BFCL's own backends, one live instance per case and agent:
          back as `tool` messages, at most BFCL's 20 steps a turn): {"turns": [[[calls of a step]]],
          "seconds", "prompt_tokens", "completion_tokens"}
   {"op": "score_conversation", "id": ID, "agent": NAME, "turns": [[[{"name", "arguments"}]]]}
-      -> {"valid", "error", "kind"}: BFCL's `multi_turn_checker`, which replays the calls on fresh
-         backends and compares their state and results with the ground truth's, turn by turn.
+      -> {"valid", "error", "kind", "turns_right", "turns"}: BFCL's `multi_turn_checker`, which replays
+         the calls on fresh backends and compares their state and results with the ground truth's,
+         turn by turn; "turns_right" of the case's "turns" pass before the first miss.
 A request that fails comes back as {"failure": "..."} and the worker goes on.
 """
 import copy
@@ -307,7 +308,22 @@ def op_score_conversation(request):
         turns.append([])
     verdict = multi_turn_checker(turns, answers[case["id"]], case, case["category"], request["agent"])
     return {"valid": bool(verdict["valid"]), "error": str(verdict.get("error_message", ""))[:300],
-            "kind": verdict.get("error_type", "")}
+            "kind": verdict.get("error_type", ""),
+            "turns_right": turns_right(turns, case, request["agent"]) if not verdict["valid"] else len(answers[case["id"]]),
+            "turns": len(answers[case["id"]])}
+
+
+def turns_right(turns, case, agent):
+    """How many turns from the first BFCL's checker passes (the conversation's first miss is the
+    next): the same checker on the ground truth cut to 1, 2, … turns, each replay on fresh backends
+    (an agent name of its own per cut, so no replay sees another's state). A graded measure where
+    whole conversations are all missed."""
+    ground_truth = answers[case["id"]]
+    for count in range(1, len(ground_truth) + 1):
+        cut = dict(case, question=case["question"][:count])
+        if not multi_turn_checker(turns[:count], ground_truth[:count], cut, case["category"], f"{agent}_first{count}")["valid"]:
+            return count - 1
+    return len(ground_truth)
 
 
 def op_score(request):

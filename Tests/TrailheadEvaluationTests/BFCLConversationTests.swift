@@ -60,6 +60,8 @@ final class BFCLConversationTests: XCTestCase {
         XCTAssertTrue(item.instructions.contains("At each turn"), "BFCL's words on turns: \(item.instructions)")
         XCTAssertTrue(result.valid, "\(result.kind): \(result.error)")
         XCTAssertEqual(result.kind, "")
+        XCTAssertEqual(result.turnsRight, 4)
+        XCTAssertEqual(result.turns, 4)
         XCTAssertEqual(result.calls.compactMap { $0["name"]?.stringValue },
                        ["cd", "mkdir", "mv", "cd", "grep", "sort", "cd", "mv", "cd", "diff"])
     }
@@ -71,5 +73,17 @@ final class BFCLConversationTests: XCTestCase {
         let (result, _) = try await evaluate(outputs)
         XCTAssertFalse(result.valid)
         XCTAssertEqual(result.kind, "multi_turn:instance_state_mismatch", result.error)
+        XCTAssertEqual(result.turnsRight, 0, "the miss is in the first turn")
+    }
+
+    func testAMissInALaterTurnCountsTheTurnsBeforeIt() async throws {
+        // The fourth turn moves the other report without leaving the temp folder first: the first
+        // three turns are right.
+        let outputs = groundTruth.filter { $0 != call("cd", #"{"folder":".."}"#) }
+        XCTAssertEqual(outputs.count, groundTruth.count - 1)
+        let (result, _) = try await evaluate(outputs)
+        XCTAssertFalse(result.valid)
+        XCTAssertEqual(result.turnsRight, 3, "\(result.kind): \(result.error)")
+        XCTAssertEqual(result.turns, 4)
     }
 }

@@ -22,10 +22,12 @@ extension BFCLEvaluation {
         let turns = reply["turns"]?.arrayValue ?? []
         var verdict = try scoreConversation(item, agent: name, turns: turns)
         if let error = reply["error"]?.stringValue { verdict.error += " (\(error))" }
-        return CaseResult(
+        var result = CaseResult(
             agent: agent, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
             seconds: reply["seconds"]?.doubleValue ?? 0, promptTokens: reply["prompt_tokens"]?.doubleValue.map(Int.init),
             completionTokens: reply["completion_tokens"]?.doubleValue.map(Int.init), calls: Self.flatten(turns))
+        (result.turnsRight, result.turns) = (verdict.turnsRight, verdict.turns)
+        return result
     }
 
     /// One session across the turns, as an agent holds a conversation: each user turn is a
@@ -68,10 +70,12 @@ extension BFCLEvaluation {
         let tokens = Self.usage(in: session.transcript)
         var rates = ModelRates()
         for entry in session.transcript.entries { if case .modelTurn(let turn) = entry { rates.add(turn) } }
-        return CaseResult(
+        var result = CaseResult(
             agent: .trailhead, id: item.id, category: item.category, valid: verdict.valid, error: verdict.error, kind: verdict.kind,
             seconds: seconds, promptTokens: tokens.inputTokens, completionTokens: tokens.outputTokens, calls: Self.flatten(turns),
             rates: rates)
+        (result.turnsRight, result.turns) = (verdict.turnsRight, verdict.turns)
+        return result
     }
 
     /// The calls of a part of the transcript, one list per model turn that called (BFCL's "steps").

@@ -53,12 +53,16 @@ public struct BFCLEvaluation {
         public var calls: [GeneratedContent]
         /// The server's own prompt and decode time and their tokens (Trailhead's turns; llama.cpp's timings).
         public var rates = ModelRates()
+        /// A conversation's turns that pass before its first miss, and its turns.
+        public var turnsRight: Int?
+        public var turns: Int?
 
         public var json: GeneratedContent {
             [
                 "agent": .string(agent.rawValue), "id": .string(id), "category": .string(category), "valid": .bool(valid),
                 "error": .string(error), "kind": .string(kind), "seconds": .number(seconds), "promptTokens": promptTokens.map { .number(Double($0)) } ?? .null,
                 "completionTokens": completionTokens.map { .number(Double($0)) } ?? .null, "calls": .array(calls),
+                "turnsRight": turnsRight.map { .number(Double($0)) } ?? .null, "turns": turns.map { .number(Double($0)) } ?? .null,
             ]
         }
     }
@@ -206,14 +210,16 @@ public struct BFCLEvaluation {
         return usage
     }
 
-    typealias Verdict = (valid: Bool, error: String, kind: String)
+    /// BFCL's verdict; for a conversation also how many of its turns pass before the first miss.
+    typealias Verdict = (valid: Bool, error: String, kind: String, turnsRight: Int?, turns: Int?)
 
     private func score(_ item: BFCLCase, _ calls: [GeneratedContent]) throws(BFCLError) -> Verdict {
         Self.verdict(try worker.ask(["op": "score", "id": .string(item.id), "calls": .array(calls)]))
     }
 
     static func verdict(_ answer: GeneratedContent) -> Verdict {
-        (answer["valid"]?.boolValue ?? false, answer["error"]?.stringValue ?? "", answer["kind"]?.stringValue ?? "")
+        (answer["valid"]?.boolValue ?? false, answer["error"]?.stringValue ?? "", answer["kind"]?.stringValue ?? "",
+         answer["turns_right"]?.doubleValue.map(Int.init), answer["turns"]?.doubleValue.map(Int.init))
     }
 
     /// What the server reported of its own speed, summed over turns.
@@ -273,7 +279,12 @@ public struct BFCLEvaluation {
                     counts[row.kind.isEmpty ? "other" : row.kind, default: 0] += 1
                 }
                 guard !counts.isEmpty else { continue }
-                let kinds = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) × \($0.key)" }
+                var kinds = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) × \($0.key)" }
+                let conversations = results.filter { $0.agent == agent && $0.category == category && $0.turns != nil }
+                if !conversations.isEmpty {
+                    let right = conversations.reduce(0) { $0 + ($1.turnsRight ?? 0) }, all = conversations.reduce(0) { $0 + ($1.turns ?? 0) }
+                    kinds.append("turns right before the first miss: \(right) of \(all)")
+                }
                 lines.append("| \(category) | \(agent.rawValue) | \(kinds.joined(separator: ", ")) |")
             }
         }

@@ -11,30 +11,13 @@ import TrailheadSchema
 /// one that lists none (`"properties": {}`, a function without parameters) takes none.
 enum ClosedArguments {
     static func close(_ schema: GeneratedContent) -> GeneratedContent {
-        guard case .object(var object) = schema else {
-            if case .array(let items) = schema { return .array(items.map(close)) }
-            return schema
-        }
-        if case .object(var properties)? = object["properties"] {
-            for (name, property) in properties { properties[name] = close(property) }
-            object["properties"] = .object(properties)
-            if object["additionalProperties"] == nil, object["patternProperties"] == nil {
+        GenerationSchema.rewritingEachSchema(schema) { object in
+            var object = object
+            if object["properties"]?.objectValue != nil, object["additionalProperties"] == nil, object["patternProperties"] == nil {
                 object["additionalProperties"] = false
             }
+            return object
         }
-        for key in ["items", "additionalProperties", "not"] where object[key] != nil {
-            object[key] = close(object[key]!)
-        }
-        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-            if case .array(let branches)? = object[key] { object[key] = .array(branches.map(close)) }
-        }
-        for key in ["$defs", "definitions"] {
-            if case .object(var definitions)? = object[key] {
-                for (name, definition) in definitions { definitions[name] = close(definition) }
-                object[key] = .object(definitions)
-            }
-        }
-        return .object(object)
     }
 
     /// `schema` closed, or `schema` itself if the closed form does not compile (it always should).

@@ -67,27 +67,14 @@ struct BFCLTool: Tool {
     /// The schema with only the keywords of Trailhead's subset: BFCL's function documents carry
     /// a few of their own (`optional` on a member, say) that mean nothing to a validator.
     static func subset(_ schema: GeneratedContent) -> GeneratedContent {
-        guard case .object(let object) = schema else { return schema }
-        var kept = JSONObject()
-        for (key, value) in object where GenerationSchema.supportedKeywords.contains(key) {
-            switch key {
-            case "properties", "$defs":
-                guard case .object(let members) = value else { continue }
-                var mapped = JSONObject()
-                for (name, member) in members { mapped[name] = subset(member) }
-                kept[key] = .object(mapped)
-            case "items", "additionalProperties", "not":
-                kept[key] = subset(value)
-            case "anyOf", "oneOf", "allOf", "prefixItems":
-                kept[key] = .array((value.arrayValue ?? []).map(subset))
-            case "required":
+        GenerationSchema.rewritingEachSchema(schema) { object in
+            var kept = JSONObject(object.filter { GenerationSchema.supportedKeywords.contains($0.key) }.map { ($0.key, $0.value) })
+            if let required = kept["required"] {
                 // Only members the schema has: BFCL lists a few it never declares.
                 let declared = object["properties"]?.objectValue
-                kept[key] = .array((value.arrayValue ?? []).filter { declared?[$0.stringValue ?? ""] != nil })
-            default:
-                kept[key] = value
+                kept["required"] = .array((required.arrayValue ?? []).filter { declared?[$0.stringValue ?? ""] != nil })
             }
+            return kept
         }
-        return .object(kept)
     }
 }

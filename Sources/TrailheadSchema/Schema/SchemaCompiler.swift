@@ -29,24 +29,7 @@ struct SchemaCompiler {
     /// `schema` without the keywords that are not JSON Schema's, wherever a subschema sits
     /// (a member named like one stays: `properties` holds names, not keywords).
     static func withoutUnknownKeywords(_ schema: GeneratedContent) -> GeneratedContent {
-        guard case .object(let object) = schema else { return schema }
-        var kept = JSONObject()
-        for (keyword, value) in object where vocabulary.contains(keyword) {
-            switch (keyword, value) {
-            case ("properties", .object(let members)), ("patternProperties", .object(let members)), ("$defs", .object(let members)),
-                ("definitions", .object(let members)), ("dependentSchemas", .object(let members)):
-                kept[keyword] = .object(JSONObject(members.map { ($0.key, withoutUnknownKeywords($0.value)) }))
-            case ("anyOf", .array(let branches)), ("oneOf", .array(let branches)), ("allOf", .array(let branches)),
-                ("prefixItems", .array(let branches)):
-                kept[keyword] = .array(branches.map(withoutUnknownKeywords))
-            case ("items", _), ("additionalProperties", _), ("not", _), ("if", _), ("then", _), ("else", _), ("contains", _),
-                ("propertyNames", _), ("unevaluatedItems", _), ("unevaluatedProperties", _), ("additionalItems", _), ("contentSchema", _):
-                kept[keyword] = withoutUnknownKeywords(value)
-            default:
-                kept[keyword] = value
-            }
-        }
-        return .object(kept)
+        GenerationSchema.rewritingEachSchema(schema) { object in JSONObject(object.filter { vocabulary.contains($0.key) }.map { ($0.key, $0.value) }) }
     }
 
     private var nodes: [SchemaNode] = []

@@ -14,29 +14,22 @@ struct InvalidRequest: Error, Sendable, CustomStringConvertible {
 
     var description: String { param.map { "\($0): \(message)" } ?? message }
 
-    /// Decodes a request body into its Codable type, keeping the key order of every object in it;
-    /// every failure names the field.
+    /// Decodes a request body into its Codable type from Trailhead's own parse, which keeps each
+    /// object's keys in the order sent (Foundation's `JSONDecoder` sorts them): a function's
+    /// parameters and an answer's schema are generated in the order the client wrote them, as
+    /// OpenAI does. Every failure names the field.
     static func decode<Request: Decodable>(_ type: Request.Type, from body: Data) throws(InvalidRequest) -> Request {
-        do {
-            _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-        } catch {
-            throw InvalidRequest("the body is not JSON: \(error.localizedDescription)")
+        let content: GeneratedContent
+        do { content = try GeneratedContent(json: body) } catch {
+            throw InvalidRequest("the body is not JSON: \(error)")
         }
-        let decoded: Request
-        do { decoded = try JSONDecoder().decode(type, from: body) } catch let error as DecodingError {
+        do { return try GeneratedContentDecoder().decode(type, from: content) } catch let error as DecodingError {
             throw InvalidRequest(error)
         } catch let error as InvalidRequest {
             throw error
         } catch {
             throw InvalidRequest("\(error)")
         }
-        // Once more from Trailhead's own parse, which keeps each object's keys in the order sent
-        // (Foundation's decoder does not): a function's parameters and an answer's schema are
-        // generated in the order the client wrote them, as OpenAI does.
-        guard let ordered = try? GeneratedContent(json: body), let again = try? GeneratedContentDecoder().decode(type, from: ordered) else {
-            return decoded
-        }
-        return again
     }
 
     init(_ error: DecodingError) {

@@ -94,10 +94,10 @@ let package = Package(
 
         // What the test targets share: the checkout, the built products, a scratch folder, the
         // cache's test data and Python, running the built `agent`, waiting for another process.
-        .target(name: "TrailheadTestSupport", dependencies: ["TrailheadSupport"], path: "Tests/TrailheadTestSupport"),
+        .target(name: "TrailheadTestSupport", dependencies: ["TrailheadSupport", "TrailheadSchema"], path: "Tests/TrailheadTestSupport"),
         .testTarget(name: "TrailheadSchemaTests", dependencies: ["TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "TrailheadToolsTests", dependencies: ["TrailheadTools", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
-        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport"]),
+        .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "TripPlanner"],
                     exclude: ["Clients", "Browser"]),
         .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"], exclude: ["Fixtures"]),

@@ -1,5 +1,6 @@
 import Foundation
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 @testable import TrailheadModels

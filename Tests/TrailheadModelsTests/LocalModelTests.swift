@@ -1,6 +1,7 @@
-import TrailheadSupport
 import Foundation
 import TrailheadSchema
+import TrailheadSupport
+import TrailheadTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)

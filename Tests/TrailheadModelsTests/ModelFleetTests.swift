@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrailheadSchema
+import TrailheadTestSupport
 import XCTest
 
 @testable import TrailheadModels

@@ -30,7 +30,12 @@ import Glibc
     }
 
     @Test func aRateLimitedUpstreamIsA429WithItsRetryAfter() throws {
-        let upstream = try RateLimitingUpstream(retryAfter: 120)
+        // An OpenAI-compatible upstream that lists no models and answers every generation with 429.
+        let upstream = try FakeHTTPServer { _, request in
+            guard request.method == "POST" else { return [.send(FakeHTTPServer.head(status: 404, type: "application/json", extra: "Content-Length: 2\r\n") + "{}")] }
+            let body = #"{"error":{"message":"quota","type":"requests"}}"#
+            return [.send(FakeHTTPServer.head(status: 429, type: "application/json", extra: "Retry-After: 120\r\nContent-Length: \(body.utf8.count)\r\n") + body)]
+        }
         defer { upstream.stop() }
         let folder = try Scratch.newFolder()
         let serve = try ServeProcess(["--model", "http://127.0.0.1:\(upstream.port)/v1#limited", "--store", folder + "/sessions"])
@@ -45,58 +50,6 @@ import Glibc
         #expect(retryAfter.map { (100...120).contains($0) } == true, "the upstream's 120 s, less the time spent: \(answer.text.prefix(400))")
         let error = try GeneratedContent(json: Data(answer.body))
         #expect(error["error"]?["code"]?.stringValue == "rate_limit_exceeded")
-        #expect(upstream.generations >= 1, "the request reached the upstream")
-    }
-}
-
-/// An OpenAI-compatible upstream that lists no models and answers every other request with
-/// 429 and `Retry-After: retryAfter`.
-final class RateLimitingUpstream: @unchecked Sendable {
-    let port: Int
-    private let fd: Int32
-    private let counted = Locked(0)
-    var generations: Int { counted.current }
-
-    init(retryAfter: Int) throws {
-        (fd, port) = try LoopbackSocket.listen(port: 0)
-        let fd = fd
-        Thread { [counted] in
-            while true {
-                let client = accept(fd, nil, nil)
-                guard client >= 0 else { return }
-                let request = Self.readRequest(client)
-                let answer: String
-                if request.hasPrefix("GET ") {
-                    answer = "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
-                } else {
-                    counted.withLock { $0 += 1 }
-                    let body = #"{"error":{"message":"quota","type":"requests"}}"#
-                    answer = "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: \(retryAfter)\r\n"
-                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-                }
-                try? LoopbackSocket.send(client, Array(answer.utf8))
-                close(client)
-            }
-        }.start()
-    }
-
-    func stop() { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
-
-    /// The request's head and its Content-Length of body, as text.
-    private static func readRequest(_ fd: Int32) -> String {
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let text = String(decoding: received, as: UTF8.self)
-            if let end = text.range(of: "\r\n\r\n") {
-                let length = text[..<end.lowerBound].split(separator: "\r\n")
-                    .first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                if text.utf8.distance(from: text.utf8.startIndex, to: end.upperBound) + length <= received.count { return text }
-            }
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return text }
-            received += chunk[0..<n]
-        }
+        #expect(upstream.requests.contains { $0.method == "POST" }, "the request reached the upstream")
     }
 }

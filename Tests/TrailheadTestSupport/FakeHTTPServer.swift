@@ -4,24 +4,24 @@ import Foundation
 import Glibc
 #endif
 
-/// A tiny HTTP server on 127.0.0.1 for tests, written on POSIX sockets: each connection's
+/// A tiny HTTP server on 127.0.0.1 for tests (an OpenAI-compatible upstream, a rate-limited one…), written on POSIX sockets: each connection's
 /// request is read whole, then answered by a scripted list of steps (send bytes, pause, close),
 /// so tests can produce garbage, broken streams, 429s and slow servers on purpose.
-final class FakeHTTPServer: @unchecked Sendable {
-    enum Step {
+public final class FakeHTTPServer: @unchecked Sendable {
+    public enum Step: Sendable {
         case send(String)
         case pause(Double)
         /// Close the connection now (the rest of the response never comes).
         case close
     }
 
-    struct Request {
-        var method: String
-        var path: String
-        var body: String
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var body: String
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let respond: @Sendable (Int, Request) -> [Step]
     private let lock = NSLock()
@@ -29,10 +29,10 @@ final class FakeHTTPServer: @unchecked Sendable {
     private var stopped = false
 
     /// The requests received so far, in order.
-    var requests: [Request] { lock.withLock { _requests } }
+    public var requests: [Request] { lock.withLock { _requests } }
 
     /// Starts listening; `respond(n, request)` scripts the answer to the n-th request (0-based).
-    init(respond: @escaping @Sendable (Int, Request) -> [Step]) throws {
+    public init(respond: @escaping @Sendable (Int, Request) -> [Step]) throws {
         self.respond = respond
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         listener = fd
@@ -54,12 +54,12 @@ final class FakeHTTPServer: @unchecked Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)/v1" }
+    public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
 
     /// Stops listening, once: a second close could hit a descriptor number that another test's
     /// socket has reused since (seen as EBADF in a later server's bind), so `deinit` after an
     /// explicit `stop()` must do nothing.
-    func stop() {
+    public func stop() {
         let wasStopped = lock.withLock { () -> Bool in
             defer { stopped = true }
             return stopped
@@ -142,19 +142,19 @@ final class FakeHTTPServer: @unchecked Sendable {
 
     // MARK: - Canned answers
 
-    static func head(status: Int = 200, type: String = "text/event-stream", extra: String = "") -> String {
+    public static func head(status: Int = 200, type: String = "text/event-stream", extra: String = "") -> String {
         "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nConnection: close\r\n\(extra)\r\n"
     }
 
-    static func chunk(_ content: String) -> String {
+    public static func chunk(_ content: String) -> String {
         "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\(GeneratedContentString(content))}}]}\n\n"
     }
 
-    static let finish = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+    public static let finish = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
         + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3}}\n\ndata: [DONE]\n\n"
 
     /// A complete streamed answer of `parts`.
-    static func stream(_ parts: [String]) -> [Step] {
+    public static func stream(_ parts: [String]) -> [Step] {
         [.send(head())] + parts.map { .send(chunk($0)) } + [.send(finish)]
     }
 }

@@ -290,26 +290,35 @@ import TrailheadModels
         #expect(abs(probability - 0.3 / 0.9) < 1e-9)
         let standard = ToolDecision.standard
         // Read-only tools: a call from 0.2 on.
-        #expect(standard.decide(callProbability: probability, offered: ["a"], readOnly: ["a"]) == .call(only: nil))
-        #expect(standard.decide(callProbability: 0.19, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
+        #expect(standard.decide(callProbability: probability, at: .init(offered: ["a"], readOnly: ["a"])) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.19, at: .init(offered: ["a"], readOnly: ["a"])) == .modelsChoice)
         // A tool with side effects: a call when it is the more probable choice.
-        #expect(standard.decide(callProbability: 0.9, offered: ["w"], readOnly: []) == .call(only: nil))
-        #expect(standard.decide(callProbability: 0.49, offered: ["w"], readOnly: []) == .modelsChoice)
-        #expect(!ToolDecision(threshold: nil).mayCommit(offered: ["w"], readOnly: []))
+        #expect(standard.decide(callProbability: 0.9, at: .init(offered: ["w"], readOnly: [])) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.49, at: .init(offered: ["w"], readOnly: [])) == .modelsChoice)
+        #expect(!ToolDecision(threshold: nil).mayCommit(at: .init(offered: ["w"], readOnly: [])))
         // Both: an unlikely call goes to the read-only tools alone; a likely one to any tool.
-        #expect(standard.decide(callProbability: 0.3, offered: ["a", "w"], readOnly: ["a"]) == .call(only: ["a"]))
-        #expect(standard.decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .call(only: nil))
-        #expect(ToolDecision(threshold: nil).decide(callProbability: 0.7, offered: ["a", "w"], readOnly: ["a"]) == .modelsChoice)
+        #expect(standard.decide(callProbability: 0.3, at: .init(offered: ["a", "w"], readOnly: ["a"])) == .call(only: ["a"]))
+        #expect(standard.decide(callProbability: 0.7, at: .init(offered: ["a", "w"], readOnly: ["a"])) == .call(only: nil))
+        #expect(ToolDecision(threshold: nil).decide(callProbability: 0.7, at: .init(offered: ["a", "w"], readOnly: ["a"])) == .modelsChoice)
         // A later turn: read-only tools from 0.3; a tool with side effects is the model's own choice.
-        #expect(standard.decide(callProbability: 0.25, offered: ["a"], readOnly: ["a"], later: true) == .modelsChoice)
-        #expect(standard.decide(callProbability: 0.3, offered: ["a"], readOnly: ["a"], later: true) == .call(only: nil))
-        #expect(standard.decide(callProbability: 0.9, offered: ["a", "w"], readOnly: ["a"], later: true) == .modelsChoice)
-        #expect(!standard.mayCommit(offered: ["a", "w"], readOnly: ["a"], later: true))
-        #expect(ToolDecision.modelsChoice.decide(callProbability: 0.99, offered: ["a"], readOnly: ["a"]) == .modelsChoice)
+        #expect(standard.decide(callProbability: 0.25, at: .init(offered: ["a"], readOnly: ["a"], later: true)) == .modelsChoice)
+        #expect(standard.decide(callProbability: 0.3, at: .init(offered: ["a"], readOnly: ["a"], later: true)) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.9, at: .init(offered: ["a", "w"], readOnly: ["a"], later: true)) == .modelsChoice)
+        #expect(!standard.mayCommit(at: .init(offered: ["a", "w"], readOnly: ["a"], later: true)))
+        #expect(ToolDecision.modelsChoice.decide(callProbability: 0.99, at: .init(offered: ["a"], readOnly: ["a"])) == .modelsChoice)
         #expect(ToolDecision.callProbability([TokenProbability(token: "x", probability: 1)], callKey: "name", answerKey: "answer") == nil)
-        #expect(ToolDecision.standard.threshold(allReadOnly: true) == 0.2)
-        #expect(ToolDecision.standard.threshold(allReadOnly: false) == 0.5)
-        #expect(ToolDecision.standard.threshold(allReadOnly: true, later: true) == 0.3)
+        #expect(ToolDecision.standard.threshold(at: .init(offered: ["a"], readOnly: ["a"])) == 0.2)
+        #expect(ToolDecision.standard.threshold(at: .init(offered: ["w"], readOnly: [])) == 0.5)
+        #expect(ToolDecision.standard.threshold(at: .init(offered: ["a"], readOnly: ["a"], later: true)) == 0.3)
+        // Right after a turn whose calls all failed: any tool from 0.3 (the lower threshold when both apply).
+        let afterFailure = ToolDecision.Moment(offered: ["a", "w"], readOnly: ["a"], later: true, afterFailure: true)
+        #expect(standard.mayCommit(at: afterFailure))
+        #expect(standard.decide(callProbability: 0.3, at: afterFailure) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.29, at: afterFailure) == .modelsChoice)
+        #expect(ToolDecision(laterReadOnlyThreshold: 0.2).threshold(at: .init(offered: ["a"], readOnly: ["a"], later: true, afterFailure: true)) == 0.2)
+        #expect(!ToolDecision(afterFailureThreshold: nil).mayCommit(at: afterFailure))
+        #expect(ToolDecision.Moment(offered: ["w"], readOnly: [], afterFailure: true).afterFailure == false, "only a later turn follows a failure")
+        #expect(ToolDecision.fromEnvironment([ToolDecision.afterFailureVariable: "off"]).afterFailureThreshold == nil)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "0.5"]).readOnlyThreshold == 0.5)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "off"]).readOnlyThreshold == nil)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "7"]) == .standard)
@@ -389,6 +398,34 @@ import TrailheadModels
         second.configuration.toolDecision = .standard
         _ = try await second.respond(to: "Where does Ana live?")
         #expect(other.requests.map(offersAnswer) == [false, true])
+    }
+
+    @Test func aTurnAfterEveryCallFailedCommitsToACallOnceEvenWithToolsWithSideEffects() async throws {
+        // A tool with side effects, a share of 0.4: the first turn is the model's own choice
+        // (a call), its call fails, and the turn after it is committed to a call (no answer
+        // offered); that call fails too, and the turn after offers the answer: once a response.
+        let probabilities = [TokenProbability(token: "answer", probability: 0.6), TokenProbability(token: "name", probability: 0.4)]
+        let model = RecordingModel(
+            [call(#"{"query":""}"#), call(#"{"query":""}"#), answer("Could not look it up.")], nextTokenProbabilities: probabilities)
+        let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: false, failsOnEmptyQuery: true)])
+        session.configuration.toolDecision = .standard
+        _ = try await session.respond(to: "Move the report")
+        #expect(model.requests.map(offersAnswer) == [true, false, true])
+        let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
+        #expect(turns.map(\.committedToCall) == [false, true, nil])
+
+        // Below the threshold, or after a call that answered, the model's own choice.
+        let unlikely = [TokenProbability(token: "answer", probability: 0.8), TokenProbability(token: "name", probability: 0.2)]
+        let other = RecordingModel([call(#"{"query":""}"#), answer("Could not look it up.")], nextTokenProbabilities: unlikely)
+        let second = LanguageModelSession(model: other, tools: [Lookup(readOnly: false, failsOnEmptyQuery: true)])
+        second.configuration.toolDecision = .standard
+        _ = try await second.respond(to: "Move the report")
+        #expect(other.requests.map(offersAnswer) == [true, true])
+        let answered = RecordingModel([call(#"{"query":"report"}"#), answer("Moved.")], nextTokenProbabilities: probabilities)
+        let third = LanguageModelSession(model: answered, tools: [Lookup(readOnly: false)])
+        third.configuration.toolDecision = .standard
+        _ = try await third.respond(to: "Move the report")
+        #expect(answered.requests.map(offersAnswer) == [true, true])
     }
 
     @Test func anUnlikelyCallOrAToolWithSideEffectsKeepsTheModelsChoice() async throws {

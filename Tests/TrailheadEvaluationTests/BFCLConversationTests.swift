@@ -66,6 +66,18 @@ final class BFCLConversationTests: XCTestCase {
                        ["cd", "mkdir", "mv", "cd", "grep", "sort", "cd", "mv", "cd", "diff"])
     }
 
+    func testABackendsErrorIsAFailedCallAndItsDictionaryIsReadAsJSON() throws {
+        // As BFCL's executor hands results over: a dictionary as JSON text, `None` for nothing.
+        let failure = #"{"error": "cd: ./project: Unsupported path. Only one folder level at a time is supported."}"#
+        XCTAssertThrowsError(try BackendResult.read(.string(failure))) { error in
+            XCTAssertEqual("\(error)", "cd: ./project: Unsupported path. Only one folder level at a time is supported.")
+        }
+        XCTAssertEqual(try BackendResult.read(.string(#"{"current_working_directory": "document"}"#)), ["current_working_directory": "document"])
+        XCTAssertEqual(try BackendResult.read(.string(#"{"error": "x", "code": 2}"#)), ["error": "x", "code": 2], "more than an error: a result")
+        XCTAssertEqual(try BackendResult.read(.string("None")), "None")
+        XCTAssertEqual(try BackendResult.read(.null), .null)
+    }
+
     func testAMissedCallLeavesTheBackendInAnotherStateAndTheCheckerSaysSo() async throws {
         // Without mkdir, mv renames the report to "temp" instead of moving it into a folder.
         var outputs = groundTruth

@@ -80,10 +80,13 @@ struct AgentStateMachine: Sendable {
     /// after this many tool turns: no answer at that turn.
     private var committedAt: Int?
     /// Turns after a tool answered that may still be committed to a call: one in a response, so a
-    /// model that leans towards calling cannot be held in a chain of lookups — and one more, once,
-    /// when every call of the committed turn failed (the model reads the error and may mend the call).
+    /// model that leans towards calling cannot be held in a chain of lookups.
     private var laterCommitments = 1
-    private var laterCommitmentReturned = false
+    /// Turns right after one whose every call failed that may still be committed to a call
+    /// (`ToolDecision.afterFailureThreshold`): one in a response.
+    private var retriesAfterFailure = 1
+    /// Every call of the last tool turn failed: the model read only errors.
+    private var lastTurnFailed = false
     /// The turn after this many tool turns must make at least this many calls, and offers no
     /// answer (`askForMoreCalls`).
     private var moreCalls: (turn: Int, links: Int)?
@@ -147,23 +150,28 @@ struct AgentStateMachine: Sendable {
     /// The tools offered (and those of them that only read) at the turn the model is asked for
     /// now, when it decides between a call and the answer: the mode leaves the choice to the
     /// model and the step schema offers both; `later` once a tool has answered in this response.
-    /// `nil` otherwise.
-    var decision: (offered: [String], readOnly: [String], later: Bool)? {
-        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns, toolTurns == 0 || laterCommitments > 0,
-            case .allowed = mode.kind
+    /// `afterFailure` when every call of the turn before failed. `nil` otherwise.
+    var decision: ToolDecision.Moment? {
+        let afterFailure = lastTurnFailed && retriesAfterFailure > 0
+        guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns,
+            toolTurns == 0 || laterCommitments > 0 || afterFailure, case .allowed = mode.kind
         else { return nil }
         let schema = stepSchema(finalOnly: false)
         guard !schema.tools.isEmpty, schema.final != nil else { return nil }
         let offered = schema.tools.map(\.name)
-        return (offered, offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true }, toolTurns > 0)
+        return ToolDecision.Moment(
+            offered: offered, readOnly: offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true }, later: toolTurns > 0,
+            afterFailure: afterFailure)
     }
 
     /// The decision goes to a call (of `only` these tools, when given): the turn awaited is
     /// asked again without the answer.
     mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
+        if toolTurns > 0 {
+            if lastTurnFailed && retriesAfterFailure > 0 { retriesAfterFailure -= 1 } else { laterCommitments -= 1 }
+        }
         committedAt = toolTurns
-        if toolTurns > 0 { laterCommitments -= 1 }
         committedTools = only
         return .generate(turn: turn, schema: stepSchema(finalOnly: finalOnly).json, finalOnly: finalOnly)
     }
@@ -355,10 +363,7 @@ struct AgentStateMachine: Sendable {
     /// The calls of the current turn finished (in any order).
     mutating func toolsFinished(_ outcomes: [ToolOutcome]) -> Action {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
-        if committedAt == toolTurns, toolTurns > 0, !laterCommitmentReturned, !outcomes.isEmpty, outcomes.allSatisfy({ $0.error != nil }) {
-            laterCommitments += 1
-            laterCommitmentReturned = true
-        }
+        lastTurnFailed = !outcomes.isEmpty && outcomes.allSatisfy { $0.error != nil }
         toolTurns += 1
         for outcome in outcomes { record(outcome) }
         repairs = 0

@@ -73,10 +73,8 @@ struct AgentLoop: Sendable {
                 return run
             }
             if case .generate(let turn, _, _) = action, decidedTurns.insert(turn).inserted {
-                if let (offered, readOnly, later) = machine.decision, toolDecision.mayCommit(offered: offered, readOnly: readOnly, later: later),
-                    let probability = await callProbability(messages)
-                {
-                    let outcome = toolDecision.decide(callProbability: probability, offered: offered, readOnly: readOnly, later: later)
+                if let moment = machine.decision, toolDecision.mayCommit(at: moment), let probability = await callProbability(messages) {
+                    let outcome = toolDecision.decide(callProbability: probability, at: moment)
                     if case .call(let only) = outcome { action = machine.commitToCall(only: only) }
                     decision = (probability, outcome != .modelsChoice)
                 }

@@ -41,17 +41,46 @@ public struct ToolDecision: Sendable, Hashable {
     /// ends where the model ended it under the grammar.
     public var chainThreshold: Double?
 
-    public init(readOnlyThreshold: Double? = 0.2, threshold: Double? = 0.5, laterReadOnlyThreshold: Double? = 0.3, chainThreshold: Double? = 0.99) {
+    /// At the turn right after one whose every call failed (the model read only errors), commit to
+    /// a call of any tool offered at this share, once in a response: the model mends the call or
+    /// looks for what was missing instead of answering with the error. `nil`: the model's own choice.
+    public var afterFailureThreshold: Double?
+
+    public init(
+        readOnlyThreshold: Double? = 0.2, threshold: Double? = 0.5, laterReadOnlyThreshold: Double? = 0.3, chainThreshold: Double? = 0.99,
+        afterFailureThreshold: Double? = 0.3
+    ) {
         self.readOnlyThreshold = readOnlyThreshold
         self.threshold = threshold
         self.laterReadOnlyThreshold = laterReadOnlyThreshold
         self.chainThreshold = chainThreshold
+        self.afterFailureThreshold = afterFailureThreshold
+    }
+
+    /// Where in a response a decision is made: the tools the turn offers (and those of them that
+    /// only read), whether a tool has answered already (`later`), and whether every call of the
+    /// turn before failed (`afterFailure`).
+    public struct Moment: Sendable, Hashable {
+        public var offered: [String]
+        public var readOnly: [String]
+        public var later: Bool
+        public var afterFailure: Bool
+
+        public init(offered: [String], readOnly: [String], later: Bool = false, afterFailure: Bool = false) {
+            self.offered = offered
+            self.readOnly = readOnly
+            self.later = later
+            self.afterFailure = afterFailure && later
+        }
+
+        var allReadOnly: Bool { !offered.isEmpty && readOnly.count == offered.count }
     }
 
     /// Read-only tools at 0.2 (0.3 at a later turn), others at 0.5.
     public static let standard = ToolDecision()
     /// Always the model's own (greedy) choice.
-    public static let modelsChoice = ToolDecision(readOnlyThreshold: nil, threshold: nil, laterReadOnlyThreshold: nil, chainThreshold: nil)
+    public static let modelsChoice = ToolDecision(
+        readOnlyThreshold: nil, threshold: nil, laterReadOnlyThreshold: nil, chainThreshold: nil, afterFailureThreshold: nil)
 
     /// The variables that override the thresholds for experiments: a number between 0 and 1, or
     /// `off` for the model's own choice.
@@ -59,6 +88,7 @@ public struct ToolDecision: Sendable, Hashable {
     public static let sideEffectsVariable = "TRAILHEAD_CALL_THRESHOLD"
     public static let laterVariable = "TRAILHEAD_LATER_CALL_THRESHOLD"
     public static let chainVariable = "TRAILHEAD_CHAIN_THRESHOLD"
+    public static let afterFailureVariable = "TRAILHEAD_AFTER_FAILURE_CALL_THRESHOLD"
 
     /// `standard`, with the variables applied when they are set and valid.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ToolDecision {
@@ -75,14 +105,18 @@ public struct ToolDecision: Sendable, Hashable {
         read(sideEffectsVariable, into: \.threshold)
         read(laterVariable, into: \.laterReadOnlyThreshold)
         read(chainVariable, into: \.chainThreshold)
+        read(afterFailureVariable, into: \.afterFailureThreshold)
         return decision
     }
 
-    /// The threshold that applies to a turn offering these tools: at a response's first turn, or
-    /// at a `later` one (read-only tools only; a tool with side effects is the model's choice there).
-    public func threshold(allReadOnly: Bool, later: Bool = false) -> Double? {
-        if later { return allReadOnly ? laterReadOnlyThreshold : nil }
-        return allReadOnly ? readOnlyThreshold : threshold
+    /// The threshold that applies at a moment: at a response's first turn, at a later one
+    /// (read-only tools only; a tool with side effects is the model's choice there), or right
+    /// after a turn whose calls all failed (any tools; the lower of the two when both apply).
+    public func threshold(at moment: Moment) -> Double? {
+        guard moment.later else { return moment.allReadOnly ? readOnlyThreshold : threshold }
+        let later = moment.allReadOnly ? laterReadOnlyThreshold : nil
+        guard moment.afterFailure, let afterFailureThreshold else { return later }
+        return min(afterFailureThreshold, later ?? 1)
     }
 
     /// The share of a call in the probability of a call or the answer, from the candidates for the
@@ -153,22 +187,22 @@ public struct ToolDecision: Sendable, Hashable {
         case call(only: [String]?)
     }
 
-    /// The first decision for a turn that offers `readOnly` of the tools `offered`, given the
-    /// call's share of the probability.
-    public func decide(callProbability: Double, offered: [String], readOnly: [String], later: Bool = false) -> Outcome {
-        let allReadOnly = !offered.isEmpty && readOnly.count == offered.count
-        if let threshold = threshold(allReadOnly: allReadOnly, later: later), callProbability >= threshold { return .call(only: nil) }
+    /// What the decision at `moment` comes to, given the call's share of the probability.
+    public func decide(callProbability: Double, at moment: Moment) -> Outcome {
+        if let threshold = threshold(at: moment), callProbability >= threshold { return .call(only: nil) }
         // Mixed, at the first turn: the read-only tools alone, for a call the model would not make on its own.
-        if !later, !allReadOnly, !readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold, callProbability < threshold ?? 0.5 {
-            return .call(only: readOnly)
+        if !moment.later, !moment.allReadOnly, !moment.readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold,
+            callProbability < threshold ?? 0.5
+        {
+            return .call(only: moment.readOnly)
         }
         return .modelsChoice
     }
 
-    /// Whether any decision could go to a call for these tools (else the probabilities are not asked).
-    public func mayCommit(offered: [String], readOnly: [String], later: Bool = false) -> Bool {
-        guard !offered.isEmpty else { return false }
-        if later { return readOnly.count == offered.count && laterReadOnlyThreshold != nil }
-        return threshold != nil || (readOnlyThreshold != nil && !readOnly.isEmpty)
+    /// Whether any decision at `moment` could go to a call (else the probabilities are not asked).
+    public func mayCommit(at moment: Moment) -> Bool {
+        guard !moment.offered.isEmpty else { return false }
+        if moment.later { return threshold(at: moment) != nil }
+        return threshold != nil || (readOnlyThreshold != nil && !moment.readOnly.isEmpty)
     }
 }

@@ -42,7 +42,7 @@ extension BFCLEvaluation {
                     "op": "execute", "id": .string(id), "agent": "trailhead",
                     "calls": [["name": .string(name), "arguments": arguments]],
                 ])
-                return answer["results"]?.arrayValue?.first ?? .null
+                return try BackendResult.read(answer["results"]?.arrayValue?.first ?? .null)
             }
             return tool
         }
@@ -102,5 +102,25 @@ extension BFCLEvaluation {
     /// Every call of every step of every turn, in order (the report's `calls`).
     private static func flatten(_ turns: [GeneratedContent]) -> [GeneratedContent] {
         turns.flatMap { ($0.arrayValue ?? []).flatMap { $0.arrayValue ?? [] } }
+    }
+}
+
+/// What a BFCL backend returned for one call, as the session's tool gives it back: BFCL's executor
+/// hands each result over as text (a dictionary as JSON, `None` for a function that returns
+/// nothing), and its backends report a failure as `{"error": message}`. So the text is read as JSON
+/// when it is JSON (the model reads the object, not a string of escaped JSON), and an object whose
+/// one member is `error` is a failed call: the model reads "cd failed: cd: ./project: Unsupported
+/// path…", and the session knows the call failed (`ToolDecision.afterFailureThreshold`). The peers
+/// read the same text as their `tool` messages.
+struct BackendResult: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+
+    static func read(_ result: GeneratedContent) throws(BackendResult) -> GeneratedContent {
+        guard let text = result.stringValue, let parsed = try? GeneratedContent(json: text) else { return result }
+        if let members = parsed.objectValue, members.count == 1, let message = members["error"]?.stringValue {
+            throw BackendResult(message: message)
+        }
+        return parsed
     }
 }

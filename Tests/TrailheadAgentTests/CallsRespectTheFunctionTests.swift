@@ -279,6 +279,14 @@ import TrailheadModels
         }
     }
 
+    @Test func aCallThatReturnedNothingReadsAsASuccess() {
+        let outcomes = [
+            AgentStateMachine.ToolOutcome(call: ToolCallRequest(tool: "mkdir", arguments: ["dir_name": "temp"]), result: .null, error: nil),
+            AgentStateMachine.ToolOutcome(call: ToolCallRequest(tool: "cd", arguments: ["folder": "x"]), result: nil, error: "no such folder"),
+        ]
+        #expect(AgentLoop.feedback(outcomes) { _, result in result } == "mkdir succeeded: it returns nothing\ncd failed: no such folder")
+    }
+
     // MARK: - The first decision
 
     @Test func theDecisionRuleAddsUpEachKeysProbability() {

@@ -74,7 +74,7 @@ final class BFCLConversationTests: XCTestCase {
         }
         XCTAssertEqual(try BackendResult.read(.string(#"{"current_working_directory": "document"}"#)), ["current_working_directory": "document"])
         XCTAssertEqual(try BackendResult.read(.string(#"{"error": "x", "code": 2}"#)), ["error": "x", "code": 2], "more than an error: a result")
-        XCTAssertEqual(try BackendResult.read(.string("None")), "None")
+        XCTAssertEqual(try BackendResult.read(.string("None")), .null, "Python's None: nothing returned")
         XCTAssertEqual(try BackendResult.read(.null), .null)
     }
 

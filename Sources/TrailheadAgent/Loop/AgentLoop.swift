@@ -363,6 +363,8 @@ struct AgentLoop: Sendable {
     /// What the model reads after calls: compact results (verbose outputs slow the next turn).
     static func feedback(_ outcomes: [AgentStateMachine.ToolOutcome], summarize: (String, GeneratedContent) -> GeneratedContent) -> String {
         outcomes.map { outcome in
+            // (Nothing returned is said in words: a small model read `mkdir returned: "None"` as a failure.)
+            if outcome.result == .null { return "\(outcome.call.tool) succeeded: it returns nothing" }
             if let result = outcome.result { return "\(outcome.call.tool) returned: \(summarize(outcome.call.tool, result).jsonString)" }
             return "\(outcome.call.tool) failed: \(outcome.error ?? "unknown error")"
         }.joined(separator: "\n")

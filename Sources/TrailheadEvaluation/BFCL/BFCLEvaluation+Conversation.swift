@@ -107,7 +107,7 @@ extension BFCLEvaluation {
 
 /// What a BFCL backend returned for one call, as the session's tool gives it back: BFCL's executor
 /// hands each result over as text (a dictionary as JSON, `None` for a function that returns
-/// nothing), and its backends report a failure as `{"error": message}`. So the text is read as JSON
+/// nothing, read as `null`), and its backends report a failure as `{"error": message}`. So the text is read as JSON
 /// when it is JSON (the model reads the object, not a string of escaped JSON), and an object whose
 /// one member is `error` is a failed call: the model reads "cd failed: cd: ./project: Unsupported
 /// path…", and the session knows the call failed (`ToolDecision.afterFailureThreshold`). The peers
@@ -117,6 +117,7 @@ struct BackendResult: Error, CustomStringConvertible {
     var description: String { message }
 
     static func read(_ result: GeneratedContent) throws(BackendResult) -> GeneratedContent {
+        if result.stringValue == "None" { return .null }
         guard let text = result.stringValue, let parsed = try? GeneratedContent(json: text) else { return result }
         if let members = parsed.objectValue, members.count == 1, let message = members["error"]?.stringValue {
             throw BackendResult(message: message)

@@ -54,8 +54,8 @@ struct EvalCommand: Command {
     @Flag(help: "With --bfcl: also through `agent serve` (started in this process) with the official openai client.") var serve: Bool
     @Option(valueName: "WHICH", help: "With --bfcl: bfcl (default: BFCL's system prompt for every agent) or none.")
     var instructions = BFCLInstructions.bfcl
-    @Option(valueName: "WHICH", help: "With --bfcl, in conversations: what Trailhead reads of earlier turns: answers (default: request and answer) or calls (their calls and outputs, shortened).")
-    var history = BFCLHistory.answers
+    @Option(valueName: "WHICH", help: "With --bfcl, in conversations: what Trailhead reads of earlier turns: calls (default: their calls and outputs, shortened) or answers (request and answer only).")
+    var history = BFCLHistory.calls
     @OptionGroup var pluginFolders: PluginFolderOptions
     @Argument("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).") var requests: String?
 

@@ -81,10 +81,13 @@ public struct BFCLEvaluation {
     public var toolSearch = ToolSearch.automatic
     /// BFCL's system prompt for every agent (false: none, only the case's own system messages).
     public var usesBFCLInstructions = true
-    /// What Trailhead's session reads of a conversation's earlier turns: their request and answer
-    /// only (`.droppingCompletedToolCalls`: so the conversation stays within the model's 4,096
-    /// tokens; without it, multi_turn_base_1 failed in its fourth turn at 4,100 tokens), or more.
-    public var historyTransform = HistoryTransform.droppingCompletedToolCalls
+    /// What Trailhead's session reads of a conversation's earlier turns: their calls as the model
+    /// wrote them and their outputs shortened (`.summarizingCompletedToolCalls()`), so the
+    /// conversation stays within the model's 4,096 tokens (with everything, multi_turn_base_1
+    /// failed in its fourth turn at 4,100 tokens) and the model still reads that it called tools:
+    /// with their request and answer only (`.droppingCompletedToolCalls`), it answered later
+    /// requests from its own head (docs/TOOL-CALLING.md).
+    public var historyTransform = HistoryTransform.summarizingCompletedToolCalls()
 
     public init(worker: BFCLWorker, model: any LanguageModel, peerEndpoint: String?, transcripts: String?) {
         self.worker = worker

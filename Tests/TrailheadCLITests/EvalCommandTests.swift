@@ -69,6 +69,54 @@ final class EvalCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains(":2: a trip has from 1 to 14 days, not 20"), result.stderr)
     }
 
+    /// `--bfcl --results FILE`: each case's results are kept as it finishes, a run given the file
+    /// again runs only the cases it lacks, and a file of another run is refused. A scripted model
+    /// gives each case's one turn, so a case run twice would take the next case's turn.
+    func testABFCLRunKeepsItsResultsAndGoesOnWhereItStopped() throws {
+        let folder = try Scratch.newFolder()
+        let results = folder + "/results.jsonl"
+        // One script file (the model's name is part of the run), its turns rewritten for each run.
+        let script = folder + "/turns.jsonl"
+        func turns(_ texts: String...) throws -> String {
+            try texts.map { GeneratedContent.string($0).jsonString + "\n" }.joined().write(toFile: script, atomically: true, encoding: .utf8)
+            return "scripted:" + script
+        }
+        let first = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1", "--model", try turns(#"{"name":"calculate_triangle_area","arguments":{"base":10,"height":5}}"#), "--results", results, "--json"], environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(first.status, 0, first.stdout + first.stderr)
+        let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "the run, then the case")
+        XCTAssertEqual(try GeneratedContent(json: String(lines[1]))["case"], "simple_python_0")
+
+        // Again with one case more: only irrelevance_0 asks the model, for the one turn it has.
+        let second = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1,irrelevance:1", "--model", try turns(#"{"answer":"No function here does that."}"#), "--results", results, "--json"],
+            environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(second.status, 0, second.stdout + second.stderr)
+        let report = try XCTUnwrap(try GeneratedContent(json: second.stdout)["results"]?.arrayValue)
+        XCTAssertEqual(report.compactMap { $0["id"]?.stringValue }, ["simple_python_0", "irrelevance_0"])
+        XCTAssertEqual(report.map { $0["valid"] }, [true, true], "\(report.map(\.jsonString))")
+        XCTAssertEqual(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").count, 3)
+
+        // A last line cut short (killed while writing) is dropped: its case is not done.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: results))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"case":"irrelevance_1","res"#.utf8))
+        try handle.close()
+        let third = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1,irrelevance:1", "--model", try turns(#"{"answer":"Nothing does that."}"#), "--results", results, "--json"],
+            environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(third.status, 0, third.stdout + third.stderr)
+        XCTAssertEqual(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").count, 3, "the cut line is gone")
+
+        // Other options: another run.
+        let other = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1", "--model", try turns(), "--results", results, "--instructions", "none"],
+            environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(other.status, 1, other.stdout + other.stderr)
+        XCTAssertTrue(other.stderr.contains(#"holds the results of another run (instructions: "bfcl" in the file, "none" now)"#), other.stderr)
+    }
+
     func testTypedOptionsAreCheckedBeforeAnythingRuns() throws {
         let result = try AgentProcess.run(["eval", "/nonexistent.jsonl", "--runs", "0"] + folders)
         XCTAssertEqual(result.status, 2)

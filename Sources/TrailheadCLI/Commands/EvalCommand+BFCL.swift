@@ -4,10 +4,11 @@ import TrailheadEvaluation
 import TrailheadModels
 import TrailheadSchema
 import TrailheadServer
+import TrailheadSupport
 import TrailheadTools
 
 extension EvalCommand {
-    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--history answers|calls] [--json] [--transcripts DIR]`;
+    /// `agent eval --bfcl [CATEGORIES] [--limit N] [--model M] [--no-peers] [--serve] [--instructions bfcl|none] [--history calls|answers] [--results FILE] [--json] [--transcripts DIR]`;
     /// a category written `NAME:N` takes its first N cases whatever `--limit` says.
     /// The evaluation's own failures (no worker, a case that cannot load) are the command's, said as it says them.
     func runBFCL(context: CommandContext) async throws -> ExitCode {
@@ -39,11 +40,20 @@ extension EvalCommand {
         var cases: [BFCLCase] = []
         for (category, limit) in limits { cases += try evaluation.cases([category], limit: limit) }
         try configureToolCount(&evaluation, categories: categories)
+        var kept = try self.results.map { path in
+            try BFCLResultsFile(path: context.absolutePath(path), run: runIdentity(model: model, toolSearch: evaluation.toolSearch.mode))
+        }
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
-        // Ctrl-C stops after the case in progress; the cases done are reported.
+        // Ctrl-C stops after the case in progress; the cases done are reported (and kept, with --results).
         for (number, item) in cases.enumerated() where !Task.isCancelled {
+            if let done = kept?.done[item.id] {
+                results += done
+                rates.add(done[0].rates)
+                continue
+            }
             let answered = try await evaluation.evaluate(item, serveFirst: number % 2 == 1)
+            try kept?.append(case: item.id, answered)
             results += answered
             rates.add(answered[0].rates)
             let verdicts = answered.map { "\($0.agent.short) \($0.valid ? "ok" : "no")" }
@@ -59,6 +69,19 @@ extension EvalCommand {
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         return .success
+    }
+
+    /// What makes this run the run a results file holds: every option that changes a result (not
+    /// which cases), the model, the experiment variables of `ToolDecision`, and the `agent` binary
+    /// itself (its sha256), so a resumed run is the same program throughout.
+    private func runIdentity(model: any LanguageModel, toolSearch: ToolSearch.Mode) -> GeneratedContent {
+        let binary = (try? SHA256.hex(ofFileAt: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return [
+            "model": .string(model.id), "agent": .string(binary), "peers": .bool(!noPeers), "serve": .bool(serve),
+            "instructions": .string(instructions.rawValue), "history": .string(history.rawValue), "toolSearch": .string(toolSearch.rawValue),
+            "searchPrompt": .bool(searchPrompt), "distractors": .number(Double(distractors ?? 0)),
+            "toolDecision": .string("\(ToolDecision.fromEnvironment())"),
+        ]
     }
 
     /// The categories asked for, each with its number of cases: `NAME:N`, or `--limit` (nil: all).

@@ -56,6 +56,8 @@ struct EvalCommand: Command {
     var instructions = BFCLInstructions.bfcl
     @Option(valueName: "WHICH", help: "With --bfcl, in conversations: what Trailhead reads of earlier turns: calls (default: their calls and outputs, shortened) or answers (request and answer only).")
     var history = BFCLHistory.calls
+    @Option(valueName: "FILE", help: "With --bfcl: keep each case's results in FILE (JSON Lines) as it finishes; the cases FILE holds already (of the same run: the same options, model and agent binary) are not run again, so a run stopped goes on where it stopped.")
+    var results: String?
     @OptionGroup var pluginFolders: PluginFolderOptions
     @Argument("REQUESTS", help: "A JSON Lines file of trip requests (with --bfcl: CATEGORIES, comma-separated).") var requests: String?
 

@@ -63,7 +63,29 @@ public struct BFCLEvaluation {
                 "error": .string(error), "kind": .string(kind), "seconds": .number(seconds), "promptTokens": promptTokens.map { .number(Double($0)) } ?? .null,
                 "completionTokens": completionTokens.map { .number(Double($0)) } ?? .null, "calls": .array(calls),
                 "turnsRight": turnsRight.map { .number(Double($0)) } ?? .null, "turns": turns.map { .number(Double($0)) } ?? .null,
+                "rates": rates.json,
             ]
+        }
+
+        /// A result from its `json` (a results file, `BFCLResultsFile`).
+        public init(json: GeneratedContent) throws(BFCLError) {
+            guard let agentName = json["agent"]?.stringValue, let agent = Agent(rawValue: agentName), let id = json["id"]?.stringValue,
+                let category = json["category"]?.stringValue, let valid = json["valid"]?.boolValue, let seconds = json["seconds"]?.doubleValue
+            else { throw BFCLError("not a case's result: \(json.jsonString.prefix(200))") }
+            func integer(_ key: String) -> Int? { json[key]?.doubleValue.map(Int.init) }
+            self.init(
+                agent: agent, id: id, category: category, valid: valid, error: json["error"]?.stringValue ?? "", kind: json["kind"]?.stringValue ?? "",
+                seconds: seconds, promptTokens: integer("promptTokens"), completionTokens: integer("completionTokens"),
+                calls: json["calls"]?.arrayValue ?? [], rates: ModelRates(json: json["rates"]), turnsRight: integer("turnsRight"), turns: integer("turns"))
+        }
+
+        init(
+            agent: Agent, id: String, category: String, valid: Bool, error: String, kind: String = "", seconds: Double, promptTokens: Int?,
+            completionTokens: Int?, calls: [GeneratedContent], rates: ModelRates = ModelRates(), turnsRight: Int? = nil, turns: Int? = nil
+        ) {
+            (self.agent, self.id, self.category, self.valid, self.error, self.kind) = (agent, id, category, valid, error, kind)
+            (self.seconds, self.promptTokens, self.completionTokens, self.calls) = (seconds, promptTokens, completionTokens, calls)
+            (self.rates, self.turnsRight, self.turns) = (rates, turnsRight, turns)
         }
     }
 
@@ -230,6 +252,17 @@ public struct BFCLEvaluation {
         var promptTokens = 0, promptMs = 0.0, decodeTokens = 0, decodeMs = 0.0
 
         public init() {}
+
+        init(json: GeneratedContent?) {
+            promptTokens = json?["promptTokens"]?.doubleValue.map(Int.init) ?? 0
+            promptMs = json?["promptMs"]?.doubleValue ?? 0
+            decodeTokens = json?["decodeTokens"]?.doubleValue.map(Int.init) ?? 0
+            decodeMs = json?["decodeMs"]?.doubleValue ?? 0
+        }
+
+        var json: GeneratedContent {
+            ["promptTokens": .number(Double(promptTokens)), "promptMs": .number(promptMs), "decodeTokens": .number(Double(decodeTokens)), "decodeMs": .number(decodeMs)]
+        }
 
         mutating func add(_ turn: Transcript.ModelTurn) {
             guard let prompt = turn.serverPromptMs, let decode = turn.serverDecodeMs else { return }

@@ -23,7 +23,9 @@ import TrailheadModels
 /// calendar plugin reads and adds events), a share from 0.2 to one half commits the turn to the
 /// read-only tools alone. After a tool has answered, the read-only tools are committed to again at
 /// 0.3, once in a response (the model looked a landmark up and then named museums from its own
-/// head). And at the end of a turn's chain of calls, where the grammar lets the model close the
+/// head). Right after a turn whose calls all failed, any tools are committed to at 0.3, once in a
+/// response (the model answered with the error where the error said how to mend the call). And at
+/// the end of a turn's chain of calls, where the grammar lets the model close the
 /// chain or add a call, a share of another call of 0.99 or more asks the turn again one call longer
 /// (`chainContinuation`). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {

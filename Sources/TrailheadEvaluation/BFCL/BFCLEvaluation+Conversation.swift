@@ -105,13 +105,13 @@ extension BFCLEvaluation {
     }
 }
 
-/// What a BFCL backend returned for one call, as the session's tool gives it back: BFCL's executor
+/// What a BFCL backend returned for one call, as the session's tool gives it back. BFCL's executor
 /// hands each result over as text (a dictionary as JSON, `None` for a function that returns
-/// nothing, read as `null`), and its backends report a failure as `{"error": message}`. So the text is read as JSON
-/// when it is JSON (the model reads the object, not a string of escaped JSON), and an object whose
-/// one member is `error` is a failed call: the model reads "cd failed: cd: ./project: Unsupported
-/// path…", and the session knows the call failed (`ToolDecision.afterFailureThreshold`). The peers
-/// read the same text as their `tool` messages.
+/// nothing), and its backends report a failure as `{"error": message}`. So `None` is nothing
+/// (`null`), the text is read as JSON when it is JSON (the model reads the object, not a string of
+/// escaped JSON), and an object whose one member is `error` is a failed call: the model reads "cd
+/// failed: cd: ./project: Unsupported path…", and the session knows the call failed
+/// (`ToolDecision.afterFailureThreshold`). The peers read the same text as their `tool` messages.
 struct BackendResult: Error, CustomStringConvertible {
     var message: String
     var description: String { message }

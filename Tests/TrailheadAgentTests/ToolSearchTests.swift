@@ -104,6 +104,21 @@ import TrailheadSchema
         #expect(many.searchTool(many.configuration) != nil, "100 tools are more than 16")
     }
 
+    @Test func automaticSearchCountsTheListingAgainstTheModelsContext() async throws {
+        // 100 tools (about 7,300 tokens of listing): searched on a 4,096-token context, listed on a
+        // 32,768-token one, whatever their number.
+        for (context, searched) in [(4_096, true), (32_768, false)] {
+            let model = ScriptedModel(outputs: [LanguageModelSession.stepText(answering: "Done.")], contextSize: context)
+            let session = LanguageModelSession(model: model, tools: Self.hundredTools)
+            _ = try await session.respond(to: "Hello")
+            let system = session.transcript.compactMap { if case .instructions(let instructions) = $0 { instructions.text } else { nil } }.first ?? ""
+            #expect(system.contains("searchTools") == searched, "context \(context)")
+            #expect(system.contains("calculate_triangle_area") == !searched, "context \(context)")
+        }
+        #expect(ToolSearch.automatic.applies(toolCount: 29, listing: [], measure: .init(listingTokens: 1_700, contextSize: 4_096)) == false)
+        #expect(ToolSearch.automatic.applies(toolCount: 3, listing: [], measure: .init(listingTokens: 2_100, contextSize: 4_096)) == true)
+    }
+
     /// A tool of the catalogue: string parameters, a fixed answer.
     struct CatalogTool: Tool {
         typealias Arguments = GeneratedContent

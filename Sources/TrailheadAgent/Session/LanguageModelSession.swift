@@ -33,6 +33,9 @@ public final class LanguageModelSession: Sendable {
         var isResponding = false
         var calls = 0
         var prewarm: Task<Void, Never>?
+        /// The tools' listing counted by the model against its context (`ToolSearch.automatic`),
+        /// once, at the first response.
+        var toolListing: ToolSearch.Measure?
         var configuration = Configuration()
         /// Every response's usage, failed ones too.
         var usage = Usage()
@@ -173,8 +176,24 @@ public final class LanguageModelSession: Sendable {
     /// The search tool, when `configuration.toolSearch` applies to this session's tools.
     func searchTool(_ configuration: Configuration) -> SessionTool? {
         let search = configuration.toolSearch
-        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }) else { return nil }
+        let measure = state.withLock { $0.toolListing }
+        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }, measure: measure) else { return nil }
         return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch))
+    }
+
+    /// Counts the tools' listing with the model's own tokenizer against its context, once, before
+    /// the system message is first written (`ToolSearch.automatic`): BFCL's conversations list 17–29
+    /// tools in about 1,700 tokens, which `TokenEstimate` (made to bound JSON) puts at 2,700–4,000,
+    /// and listed they did better than searched. A model that does not say its context, or cannot
+    /// count, keeps the fixed bounds.
+    func measureToolListing(_ configuration: Configuration) async {
+        guard configuration.toolSearch.mode == .automatic, !listedTools.isEmpty,
+            state.withLock({ $0.toolListing == nil && $0.conversation.isEmpty && $0.resumed == nil })
+        else { return }
+        guard let contextSize = await model.contextSize,
+            let tokens = try? await model.tokenCount(for: [.system(listedTools.compactMap { toolListings[$0] }.joined(separator: "\n"))])
+        else { return }
+        state.withLock { $0.toolListing = ToolSearch.Measure(listingTokens: tokens, contextSize: contextSize) }
     }
 
     /// Everything the session did so far. Setting it (Foundation Models 27) continues the
@@ -356,6 +375,7 @@ public final class LanguageModelSession: Sendable {
     ) async throws -> Outcome {
 
         let configuration = self.configuration
+        await measureToolListing(configuration)
         resumeConversation(summarize: configuration.summarizeToolOutput)
         let events: @Sendable (SessionEvent) -> Void = { event in
             configuration.onEvent?(event)

@@ -13,12 +13,16 @@ public struct ToolSearch: Sendable, Equatable {
         case never
         /// Only `searchTools` is listed, however few tools there are.
         case always
-        /// `searchTools` once there are more than `maximumListedTools` tools, or their
-        /// descriptions take more than `maximumListedTokens` (by `TokenEstimate`).
+        /// `searchTools` once the tools' listing takes more than `maximumListedShare` of the
+        /// model's context, counted by the model's own tokenizer, when the model says its context
+        /// (the embedded model does); otherwise once there are more than `maximumListedTools`
+        /// tools, or their descriptions take more than `maximumListedTokens` (by `TokenEstimate`).
         case automatic
     }
 
     public var mode: Mode
+    /// The share of the model's context the listing may take (`automatic`, when the context is known).
+    public var maximumListedShare: Double
     public var maximumListedTools: Int
     public var maximumListedTokens: Int
     /// Tools a search returns at most.
@@ -28,11 +32,12 @@ public struct ToolSearch: Sendable, Equatable {
     public var searchesPrompt: Bool
 
     public init(
-        mode: Mode = .automatic, maximumListedTools: Int = 16, maximumListedTokens: Int = 2_000, resultsPerSearch: Int = 5,
-        searchesPrompt: Bool = false
+        mode: Mode = .automatic, maximumListedShare: Double = 0.5, maximumListedTools: Int = 16, maximumListedTokens: Int = 2_000,
+        resultsPerSearch: Int = 5, searchesPrompt: Bool = false
     ) {
         self.searchesPrompt = searchesPrompt
         self.mode = mode
+        self.maximumListedShare = maximumListedShare
         self.maximumListedTools = maximumListedTools
         self.maximumListedTokens = maximumListedTokens
         self.resultsPerSearch = max(1, resultsPerSearch)
@@ -45,13 +50,27 @@ public struct ToolSearch: Sendable, Equatable {
     /// The name of the search tool the model sees.
     public static let toolName = "searchTools"
 
-    /// Whether `count` tools whose listing is `listing` are searched rather than listed.
-    func applies(toolCount count: Int, listing: [String]) -> Bool {
+    /// What the model's own tokenizer counted of the tools' listing, against its context.
+    public struct Measure: Sendable, Equatable {
+        public var listingTokens: Int
+        public var contextSize: Int
+
+        public init(listingTokens: Int, contextSize: Int) {
+            self.listingTokens = listingTokens
+            self.contextSize = contextSize
+        }
+    }
+
+    /// Whether `count` tools whose listing is `listing` are searched rather than listed; `measure`
+    /// when the model counted the listing against its context.
+    func applies(toolCount count: Int, listing: [String], measure: Measure? = nil) -> Bool {
         switch mode {
         case .never: false
         case .always: count > 0
         case .automatic:
-            count > maximumListedTools || TokenEstimate(listing.map { ChatMessage.system($0) }).tokens > maximumListedTokens
+            if let measure { Double(measure.listingTokens) > maximumListedShare * Double(measure.contextSize) } else {
+                count > maximumListedTools || TokenEstimate(listing.map { ChatMessage.system($0) }).tokens > maximumListedTokens
+            }
         }
     }
 }

@@ -182,10 +182,10 @@ public final class LanguageModelSession: Sendable {
     }
 
     /// Counts the tools' listing with the model's own tokenizer against its context, once, before
-    /// the system message is first written (`ToolSearch.automatic`): BFCL's conversations list 17–29
-    /// tools in about 1,700 tokens, which `TokenEstimate` (made to bound JSON) puts at 2,700–4,000,
-    /// and listed they did better than searched. A model that does not say its context, or cannot
-    /// count, keeps the fixed bounds.
+    /// the system message is first written (`ToolSearch.automatic`): `TokenEstimate`, made to bound
+    /// JSON, put the 17 tools of a BFCL conversation at 2,700 tokens (more than the fixed bound)
+    /// where the model's tokenizer counts about 1,850, and listed they did better than searched. A
+    /// model that does not say its context, or cannot count, keeps the fixed bounds.
     func measureToolListing(_ configuration: Configuration) async {
         guard configuration.toolSearch.mode == .automatic, !listedTools.isEmpty,
             state.withLock({ $0.toolListing == nil && $0.conversation.isEmpty && $0.resumed == nil })

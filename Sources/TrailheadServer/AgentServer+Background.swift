@@ -7,7 +7,7 @@ import TrailheadSupport
 extension AgentServer {
     /// `POST /v1/responses` with `"background": true`: the run is stored `queued` and the answer
     /// comes at once; a worker (this process's, or any sharing the database) runs it.
-    func enqueueBackground(_ decoded: DecodedResponsesRequest, raw: [UInt8]) -> HTTPServer.Outcome {
+    func enqueueBackground(_ decoded: DecodedResponsesRequest) -> HTTPServer.Outcome {
         guard let runs = configuration.runs else {
             return .respond(APIError.response(
                 400, "background responses are kept in PostgreSQL: start agent serve with --store postgresql://…", type: "invalid_request_error", code: "background_unavailable"))
@@ -23,12 +23,11 @@ extension AgentServer {
         } catch {
             return .respond(APIError.response(for: error))
         }
-        guard let request = try? GeneratedContent(json: Data(raw)) else { return .respond(APIError.response(400, "the body is not JSON", type: "invalid_request_error")) }
         let id = "resp_bg" + AgentRunner.newSessionID()
         let object = BackgroundWorker.responseObject(
             id: id, agent: decoded.body.model, previous: decoded.body.previousResponseID, created: Date().timeIntervalSince1970.rounded(), status: .queued)
         do {
-            try runs.enqueue(id: id, session: AgentRunner.newSessionID(), request: request, event: ["type": "response.created", "response": object])
+            try runs.enqueue(id: id, session: AgentRunner.newSessionID(), request: decoded.json, event: ["type": "response.created", "response": object])
         } catch {
             return .respond(APIError.response(for: .store(error)))
         }

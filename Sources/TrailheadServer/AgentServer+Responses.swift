@@ -16,20 +16,19 @@ extension AgentServer {
     func response(_ request: HTTPServer.Request) -> HTTPServer.Outcome {
         var decoded: DecodedResponsesRequest
         do throws(InvalidRequest) { decoded = try Self.decodeResponses(request.body) } catch { return .respond(APIError.response(for: error)) }
-        var raw = request.body
         if let previous = decoded.body.previousResponseID, previous.hasPrefix("resp_bg") {
             // A completed background response continues as the conversation's own response.
             switch continuation(ofBackground: previous) {
             case .failure(let invalid): return .respond(APIError.response(for: invalid))
             case .success(let id):
                 decoded.body.previousResponseID = id
-                if case .object(var fields)? = try? GeneratedContent(json: Data(raw)) {
+                if case .object(var fields) = decoded.json {
                     fields["previous_response_id"] = .string(id)
-                    raw = Array(GeneratedContent.object(fields).jsonString.utf8)
+                    decoded.json = .object(fields)
                 }
             }
         }
-        if decoded.body.background == true { return enqueueBackground(decoded, raw: raw) }
+        if decoded.body.background == true { return enqueueBackground(decoded) }
         let (body, tools) = (decoded.body, decoded.tools)
         let agent = body.model
         let previous = body.previousResponseID
@@ -96,14 +95,20 @@ extension AgentServer {
         var body: ResponsesRequest
         var tools: ClientTools
         var answer: GenerationSchema?
+        /// The request as sent (what a background run stores).
+        var json: GeneratedContent
     }
 
     static func decodeResponses(_ bytes: [UInt8]) throws(InvalidRequest) -> DecodedResponsesRequest {
-        let body = try InvalidRequest.decode(ResponsesRequest.self, from: Data(bytes))
+        try decodeResponses(InvalidRequest.parse(Data(bytes)))
+    }
+
+    static func decodeResponses(_ json: GeneratedContent) throws(InvalidRequest) -> DecodedResponsesRequest {
+        let body = try InvalidRequest.decode(ResponsesRequest.self, from: json)
         let answer = try body.answerSchema()
         let tools = try ClientTools(body.functions(), parallelCalls: body.parallelToolCalls, param: "tools", nameParam: "name", parametersParam: "parameters")
         try Self.check(body.toolChoice, offered: tools)
-        return DecodedResponsesRequest(body: body, tools: tools, answer: answer)
+        return DecodedResponsesRequest(body: body, tools: tools, answer: answer, json: json)
     }
 
     /// Where a response's conversation stands, and what its run is given.

@@ -109,7 +109,7 @@ public final class BackgroundWorker: Sendable {
         let checkpoints = RunCheckpoints(runs: runs, claim: claim, recorded: steps, patience: configuration.leaseSeconds)
 
         let decoded: AgentServer.DecodedResponsesRequest
-        do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(Array(run.row.request.jsonString.utf8)) } catch {
+        do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(run.row.request) } catch {
             finish(claim, .failed, Self.failed(base, error.description), event: "response.failed")
             return
         }

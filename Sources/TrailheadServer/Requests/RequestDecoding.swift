@@ -19,10 +19,18 @@ struct InvalidRequest: Error, Sendable, CustomStringConvertible {
     /// parameters and an answer's schema are generated in the order the client wrote them, as
     /// OpenAI does. Every failure names the field.
     static func decode<Request: Decodable>(_ type: Request.Type, from body: Data) throws(InvalidRequest) -> Request {
-        let content: GeneratedContent
-        do { content = try GeneratedContent(json: body) } catch {
+        try decode(type, from: parse(body))
+    }
+
+    /// A request body as Trailhead parses it (each object's keys in the order sent).
+    static func parse(_ body: Data) throws(InvalidRequest) -> GeneratedContent {
+        do { return try GeneratedContent(json: body) } catch {
             throw InvalidRequest("the body is not JSON: \(error)")
         }
+    }
+
+    /// A parsed request body as its Codable type; every failure names the field.
+    static func decode<Request: Decodable>(_ type: Request.Type, from content: GeneratedContent) throws(InvalidRequest) -> Request {
         do { return try GeneratedContentDecoder().decode(type, from: content) } catch let error as DecodingError {
             throw InvalidRequest(error)
         } catch let error as InvalidRequest {

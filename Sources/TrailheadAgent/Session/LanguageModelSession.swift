@@ -185,10 +185,12 @@ public final class LanguageModelSession: Sendable {
     /// the system message is first written (`ToolSearch.automatic`): `TokenEstimate`, made to bound
     /// JSON, put the 17 tools of a BFCL conversation at 2,700 tokens (more than the fixed bound)
     /// where the model's tokenizer counts about 1,850, and listed they did better than searched. A
-    /// model that does not say its context, or cannot count, keeps the fixed bounds.
+    /// session continuing a transcript (each request of a stateless client) counts the same way,
+    /// so every request of a conversation lists or searches alike. A model that does not say its
+    /// context, or cannot count, keeps the fixed bounds.
     func measureToolListing(_ configuration: Configuration) async {
         guard configuration.toolSearch.mode == .automatic, !listedTools.isEmpty,
-            state.withLock({ $0.toolListing == nil && $0.conversation.isEmpty && $0.resumed == nil })
+            state.withLock({ $0.toolListing == nil && $0.conversation.isEmpty })
         else { return }
         guard let contextSize = await model.contextSize,
             let tokens = try? await model.tokenCount(for: [.system(listedTools.compactMap { toolListings[$0] }.joined(separator: "\n"))])

@@ -318,13 +318,15 @@ import TrailheadModels
         #expect(ToolDecision.standard.threshold(at: .init(offered: ["a"], readOnly: ["a"])) == 0.2)
         #expect(ToolDecision.standard.threshold(at: .init(offered: ["w"], readOnly: [])) == 0.5)
         #expect(ToolDecision.standard.threshold(at: .init(offered: ["a"], readOnly: ["a"], later: true)) == 0.3)
-        // Right after a turn whose calls all failed: any tool from 0.3 (the lower threshold when both apply).
+        // Right after a turn whose calls all failed: as a first turn, read-only tools from 0.3.
         let afterFailure = ToolDecision.Moment(offered: ["a", "w"], readOnly: ["a"], later: true, afterFailure: true)
         #expect(standard.mayCommit(at: afterFailure))
-        #expect(standard.decide(callProbability: 0.3, at: afterFailure) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.5, at: afterFailure) == .call(only: nil))
+        #expect(standard.decide(callProbability: 0.3, at: afterFailure) == .call(only: ["a"]))
         #expect(standard.decide(callProbability: 0.29, at: afterFailure) == .modelsChoice)
-        #expect(ToolDecision(laterReadOnlyThreshold: 0.2).threshold(at: .init(offered: ["a"], readOnly: ["a"], later: true, afterFailure: true)) == 0.2)
-        #expect(!ToolDecision(afterFailureThreshold: nil).mayCommit(at: afterFailure))
+        #expect(standard.threshold(at: .init(offered: ["a"], readOnly: ["a"], later: true, afterFailure: true)) == 0.3)
+        #expect(standard.threshold(at: .init(offered: ["w"], readOnly: [], later: true, afterFailure: true)) == 0.5)
+        #expect(!ToolDecision(afterFailureThreshold: nil).mayCommit(at: afterFailure), "without the rule, a later turn's: side effects not asked")
         #expect(ToolDecision.Moment(offered: ["w"], readOnly: [], afterFailure: true).afterFailure == false, "only a later turn follows a failure")
         #expect(ToolDecision.fromEnvironment([ToolDecision.afterFailureVariable: "off"]).afterFailureThreshold == nil)
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "0.5"]).readOnlyThreshold == 0.5)
@@ -408,32 +410,33 @@ import TrailheadModels
         #expect(other.requests.map(offersAnswer) == [false, true])
     }
 
-    @Test func aTurnAfterEveryCallFailedCommitsToACallOnceEvenWithToolsWithSideEffects() async throws {
-        // A tool with side effects, a share of 0.4: the first turn is the model's own choice
-        // (a call), its call fails, and the turn after it is committed to a call (no answer
-        // offered); that call fails too, and the turn after offers the answer: once a response.
-        let probabilities = [TokenProbability(token: "answer", probability: 0.6), TokenProbability(token: "name", probability: 0.4)]
+    @Test func aTurnAfterEveryCallFailedIsDecidedAsAFirstTurnOnceInAResponse() async throws {
+        // A tool with side effects at a share of 0.6: the first turn is committed, its call
+        // fails, the turn after it is committed again (no answer offered); that call fails too,
+        // and the turn after offers the answer: once a response.
+        let likely = [TokenProbability(token: "answer", probability: 0.4), TokenProbability(token: "name", probability: 0.6)]
         let model = RecordingModel(
-            [call(#"{"query":""}"#), call(#"{"query":""}"#), answer("Could not look it up.")], nextTokenProbabilities: probabilities)
+            [call(#"{"query":""}"#), call(#"{"query":""}"#), answer("Could not look it up.")], nextTokenProbabilities: likely)
         let session = LanguageModelSession(model: model, tools: [Lookup(readOnly: false, failsOnEmptyQuery: true)])
         session.configuration.toolDecision = .standard
         _ = try await session.respond(to: "Move the report")
-        #expect(model.requests.map(offersAnswer) == [true, false, true])
+        #expect(model.requests.map(offersAnswer) == [false, false, true])
         let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
-        #expect(turns.map(\.committedToCall) == [false, true, nil])
+        #expect(turns.map(\.committedToCall) == [true, true, nil])
 
-        // Below the threshold, or after a call that answered, the model's own choice.
-        let unlikely = [TokenProbability(token: "answer", probability: 0.8), TokenProbability(token: "name", probability: 0.2)]
+        // At 0.4 a tool with side effects stays the model's own choice after a failure too; a
+        // later turn after a call that answered is not asked.
+        let unlikely = [TokenProbability(token: "answer", probability: 0.6), TokenProbability(token: "name", probability: 0.4)]
         let other = RecordingModel([call(#"{"query":""}"#), answer("Could not look it up.")], nextTokenProbabilities: unlikely)
         let second = LanguageModelSession(model: other, tools: [Lookup(readOnly: false, failsOnEmptyQuery: true)])
         second.configuration.toolDecision = .standard
         _ = try await second.respond(to: "Move the report")
         #expect(other.requests.map(offersAnswer) == [true, true])
-        let answered = RecordingModel([call(#"{"query":"report"}"#), answer("Moved.")], nextTokenProbabilities: probabilities)
+        let answered = RecordingModel([call(#"{"query":"report"}"#), answer("Moved.")], nextTokenProbabilities: likely)
         let third = LanguageModelSession(model: answered, tools: [Lookup(readOnly: false)])
         third.configuration.toolDecision = .standard
         _ = try await third.respond(to: "Move the report")
-        #expect(answered.requests.map(offersAnswer) == [true, true])
+        #expect(answered.requests.map(offersAnswer) == [false, true])
     }
 
     @Test func anUnlikelyCallOrAToolWithSideEffectsKeepsTheModelsChoice() async throws {

@@ -23,9 +23,9 @@ import TrailheadModels
 /// calendar plugin reads and adds events), a share from 0.2 to one half commits the turn to the
 /// read-only tools alone. After a tool has answered, the read-only tools are committed to again at
 /// 0.3, once in a response (the model looked a landmark up and then named museums from its own
-/// head). Right after a turn whose calls all failed, any tools are committed to at 0.3, once in a
-/// response (the model answered with the error where the error said how to mend the call). And at
-/// the end of a turn's chain of calls, where the grammar lets the model close the
+/// head). Right after a turn whose calls all failed the turn is decided as a first turn is (read-only
+/// tools at 0.3, tools with side effects at 0.5), once in a response: the model answered with the
+/// error where the error said how to mend the call. And at the end of a turn's chain of calls, where the grammar lets the model close the
 /// chain or add a call, a share of another call of 0.99 or more asks the turn again one call longer
 /// (`chainContinuation`). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {
@@ -43,9 +43,12 @@ public struct ToolDecision: Sendable, Hashable {
     /// ends where the model ended it under the grammar.
     public var chainThreshold: Double?
 
-    /// At the turn right after one whose every call failed (the model read only errors), commit to
-    /// a call of any tool offered at this share, once in a response: the model mends the call or
-    /// looks for what was missing instead of answering with the error. `nil`: the model's own choice.
+    /// The turn right after one whose every call failed (the model read only errors) is decided
+    /// as a response's first turn is, once in a response: read-only tools are committed to at
+    /// this share, tools with side effects at `threshold`, and when both are offered a share from
+    /// this one to `threshold` commits the turn to the read-only tools alone. The model mends the
+    /// call or looks for what was missing instead of answering with the error; a call with side
+    /// effects stays what the model itself most wants. `nil`: the later turns' rules.
     public var afterFailureThreshold: Double?
 
     public init(
@@ -111,14 +114,21 @@ public struct ToolDecision: Sendable, Hashable {
         return decision
     }
 
-    /// The threshold that applies at a moment: at a response's first turn, at a later one
-    /// (read-only tools only; a tool with side effects is the model's choice there), or right
-    /// after a turn whose calls all failed (any tools; the lower of the two when both apply).
+    /// The threshold for a call of any tool offered at a moment: at a response's first turn, at a
+    /// later one (read-only tools only; a tool with side effects is the model's choice there), or
+    /// right after a turn whose calls all failed (as at the first turn, read-only tools at
+    /// `afterFailureThreshold`).
     public func threshold(at moment: Moment) -> Double? {
+        if moment.afterFailure, let afterFailureThreshold { return moment.allReadOnly ? afterFailureThreshold : threshold }
         guard moment.later else { return moment.allReadOnly ? readOnlyThreshold : threshold }
-        let later = moment.allReadOnly ? laterReadOnlyThreshold : nil
-        guard moment.afterFailure, let afterFailureThreshold else { return later }
-        return min(afterFailureThreshold, later ?? 1)
+        return moment.allReadOnly ? laterReadOnlyThreshold : nil
+    }
+
+    /// The threshold for a call of the read-only tools alone when tools with side effects are
+    /// offered beside them: at the first turn, and right after a failed one.
+    func readOnlyAloneThreshold(at moment: Moment) -> Double? {
+        if moment.afterFailure, let afterFailureThreshold { return afterFailureThreshold }
+        return moment.later ? nil : readOnlyThreshold
     }
 
     /// The share of a call in the probability of a call or the answer, from the candidates for the
@@ -192,8 +202,8 @@ public struct ToolDecision: Sendable, Hashable {
     /// What the decision at `moment` comes to, given the call's share of the probability.
     public func decide(callProbability: Double, at moment: Moment) -> Outcome {
         if let threshold = threshold(at: moment), callProbability >= threshold { return .call(only: nil) }
-        // Mixed, at the first turn: the read-only tools alone, for a call the model would not make on its own.
-        if !moment.later, !moment.allReadOnly, !moment.readOnly.isEmpty, let readOnlyThreshold, callProbability >= readOnlyThreshold,
+        // Mixed: the read-only tools alone, for a call the model would not make on its own.
+        if !moment.allReadOnly, !moment.readOnly.isEmpty, let alone = readOnlyAloneThreshold(at: moment), callProbability >= alone,
             callProbability < threshold ?? 0.5
         {
             return .call(only: moment.readOnly)
@@ -204,7 +214,6 @@ public struct ToolDecision: Sendable, Hashable {
     /// Whether any decision at `moment` could go to a call (else the probabilities are not asked).
     public func mayCommit(at moment: Moment) -> Bool {
         guard !moment.offered.isEmpty else { return false }
-        if moment.later { return threshold(at: moment) != nil }
-        return threshold != nil || (readOnlyThreshold != nil && !moment.readOnly.isEmpty)
+        return threshold(at: moment) != nil || (readOnlyAloneThreshold(at: moment) != nil && !moment.readOnly.isEmpty)
     }
 }

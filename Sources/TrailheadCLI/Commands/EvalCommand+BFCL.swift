@@ -47,9 +47,9 @@ extension EvalCommand {
         var rates = BFCLEvaluation.ModelRates()
         // Ctrl-C stops after the case in progress; the cases done are reported (and kept, with --results).
         for (number, item) in cases.enumerated() where !Task.isCancelled {
-            if let done = kept?.done[item.id] {
+            if let done = kept?.done[item.id], let first = done.first {
                 results += done
-                rates.add(done[0].rates)
+                rates.add(first.rates)
                 continue
             }
             let answered = try await evaluation.evaluate(item, serveFirst: number % 2 == 1)

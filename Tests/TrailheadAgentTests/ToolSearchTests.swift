@@ -115,8 +115,8 @@ import TrailheadSchema
             #expect(system.contains("searchTools") == searched, "context \(context)")
             #expect(system.contains("calculate_triangle_area") == !searched, "context \(context)")
         }
-        #expect(ToolSearch.automatic.applies(toolCount: 29, listing: [], measure: .init(listingTokens: 1_700, contextSize: 4_096)) == false)
-        #expect(ToolSearch.automatic.applies(toolCount: 3, listing: [], measure: .init(listingTokens: 2_100, contextSize: 4_096)) == true)
+        #expect(ToolSearch.automatic.applies(toolCount: 29, listing: [], listingShare: 1_700.0 / 4_096) == false)
+        #expect(ToolSearch.automatic.applies(toolCount: 3, listing: [], listingShare: 2_100.0 / 4_096) == true)
     }
 
     /// A tool of the catalogue: string parameters, a fixed answer.

@@ -87,6 +87,8 @@ struct AgentStateMachine: Sendable {
     private var retriesAfterFailure = 1
     /// Every call of the last tool turn failed: the model read only errors.
     private var lastTurnFailed = false
+    /// The turn awaited follows a failed one, and the response's one retry is not spent.
+    private var retriesAfterThisFailure: Bool { lastTurnFailed && retriesAfterFailure > 0 }
     /// The turn after this many tool turns must make at least this many calls, and offers no
     /// answer (`askForMoreCalls`).
     private var moreCalls: (turn: Int, links: Int)?
@@ -152,16 +154,15 @@ struct AgentStateMachine: Sendable {
     /// model and the step schema offers both; `later` once a tool has answered in this response.
     /// `afterFailure` when every call of the turn before failed. `nil` otherwise.
     var decision: ToolDecision.Moment? {
-        let afterFailure = lastTurnFailed && retriesAfterFailure > 0
         guard case .awaitingTurn(_, let finalOnly) = state, !finalOnly, committedAt != toolTurns,
-            toolTurns == 0 || laterCommitments > 0 || afterFailure, case .allowed = mode.kind
+            toolTurns == 0 || laterCommitments > 0 || retriesAfterThisFailure, case .allowed = mode.kind
         else { return nil }
         let schema = stepSchema(finalOnly: false)
         guard !schema.tools.isEmpty, schema.final != nil else { return nil }
         let offered = schema.tools.map(\.name)
         return ToolDecision.Moment(
             offered: offered, readOnly: offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true }, later: toolTurns > 0,
-            afterFailure: afterFailure)
+            afterFailure: retriesAfterThisFailure)
     }
 
     /// The decision goes to a call (of `only` these tools, when given): the turn awaited is
@@ -169,7 +170,7 @@ struct AgentStateMachine: Sendable {
     mutating func commitToCall(only: [String]? = nil) -> Action {
         guard case .awaitingTurn(let turn, let finalOnly) = state else { return .fail("no turn to commit to a call") }
         if toolTurns > 0 {
-            if lastTurnFailed && retriesAfterFailure > 0 { retriesAfterFailure -= 1 } else { laterCommitments -= 1 }
+            if retriesAfterThisFailure { retriesAfterFailure -= 1 } else { laterCommitments -= 1 }
         }
         committedAt = toolTurns
         committedTools = only

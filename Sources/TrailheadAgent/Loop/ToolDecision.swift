@@ -25,9 +25,9 @@ import TrailheadModels
 /// 0.3, once in a response (the model looked a landmark up and then named museums from its own
 /// head). Right after a turn whose calls all failed the turn is decided as a first turn is (read-only
 /// tools at 0.3, tools with side effects at 0.5), once in a response: the model answered with the
-/// error where the error said how to mend the call. And at the end of a turn's chain of calls, where the grammar lets the model close the
-/// chain or add a call, a share of another call of 0.99 or more asks the turn again one call longer
-/// (`chainContinuation`). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
+/// error where the error said how to mend the call. And at the end of a turn's chain of calls,
+/// where the grammar lets the model close the chain or add a call, a share of another call of 0.99
+/// or more asks the turn again one call longer (`chainContinuation`). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {
     /// Commit to a call when every tool offered is read-only and the call's share of the
     /// probability is at least this; `nil`: the model's own choice.

@@ -33,9 +33,9 @@ public final class LanguageModelSession: Sendable {
         var isResponding = false
         var calls = 0
         var prewarm: Task<Void, Never>?
-        /// The tools' listing counted by the model against its context (`ToolSearch.automatic`),
-        /// once, at the first response.
-        var toolListing: ToolSearch.Measure?
+        /// The share of the model's context the tools' listing takes, counted by the model
+        /// (`ToolSearch.automatic`), once, at the first response.
+        var toolListingShare: Double?
         var configuration = Configuration()
         /// Every response's usage, failed ones too.
         var usage = Usage()
@@ -176,8 +176,8 @@ public final class LanguageModelSession: Sendable {
     /// The search tool, when `configuration.toolSearch` applies to this session's tools.
     func searchTool(_ configuration: Configuration) -> SessionTool? {
         let search = configuration.toolSearch
-        let measure = state.withLock { $0.toolListing }
-        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }, measure: measure) else { return nil }
+        let share = state.withLock { $0.toolListingShare }
+        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }, listingShare: share) else { return nil }
         return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch))
     }
 
@@ -190,12 +190,12 @@ public final class LanguageModelSession: Sendable {
     /// context, or cannot count, keeps the fixed bounds.
     func measureToolListing(_ configuration: Configuration) async {
         guard configuration.toolSearch.mode == .automatic, !listedTools.isEmpty,
-            state.withLock({ $0.toolListing == nil && $0.conversation.isEmpty })
+            state.withLock({ $0.toolListingShare == nil && $0.conversation.isEmpty })
         else { return }
-        guard let contextSize = await model.contextSize,
+        guard let contextSize = await model.contextSize, contextSize > 0,
             let tokens = try? await model.tokenCount(for: [.system(listedTools.compactMap { toolListings[$0] }.joined(separator: "\n"))])
         else { return }
-        state.withLock { $0.toolListing = ToolSearch.Measure(listingTokens: tokens, contextSize: contextSize) }
+        state.withLock { $0.toolListingShare = Double(tokens) / Double(contextSize) }
     }
 
     /// Everything the session did so far. Setting it (Foundation Models 27) continues the

@@ -50,25 +50,14 @@ public struct ToolSearch: Sendable, Equatable {
     /// The name of the search tool the model sees.
     public static let toolName = "searchTools"
 
-    /// What the model's own tokenizer counted of the tools' listing, against its context.
-    public struct Measure: Sendable, Equatable {
-        public var listingTokens: Int
-        public var contextSize: Int
-
-        public init(listingTokens: Int, contextSize: Int) {
-            self.listingTokens = listingTokens
-            self.contextSize = contextSize
-        }
-    }
-
-    /// Whether `count` tools whose listing is `listing` are searched rather than listed; `measure`
-    /// when the model counted the listing against its context.
-    func applies(toolCount count: Int, listing: [String], measure: Measure? = nil) -> Bool {
+    /// Whether `count` tools whose listing is `listing` are searched rather than listed;
+    /// `listingShare`: the share of the model's context the listing takes, when the model counted it.
+    func applies(toolCount count: Int, listing: [String], listingShare: Double? = nil) -> Bool {
         switch mode {
         case .never: false
         case .always: count > 0
         case .automatic:
-            if let measure { Double(measure.listingTokens) > maximumListedShare * Double(measure.contextSize) } else {
+            if let listingShare { listingShare > maximumListedShare } else {
                 count > maximumListedTools || TokenEstimate(listing.map { ChatMessage.system($0) }).tokens > maximumListedTokens
             }
         }

@@ -66,27 +66,6 @@ public struct BFCLEvaluation {
                 "rates": rates.json,
             ]
         }
-
-        /// A result from its `json` (a results file, `BFCLResultsFile`).
-        public init(json: GeneratedContent) throws(BFCLError) {
-            guard let agentName = json["agent"]?.stringValue, let agent = Agent(rawValue: agentName), let id = json["id"]?.stringValue,
-                let category = json["category"]?.stringValue, let valid = json["valid"]?.boolValue, let seconds = json["seconds"]?.doubleValue
-            else { throw BFCLError("not a case's result: \(json.jsonString.prefix(200))") }
-            func integer(_ key: String) -> Int? { json[key]?.doubleValue.map(Int.init) }
-            self.init(
-                agent: agent, id: id, category: category, valid: valid, error: json["error"]?.stringValue ?? "", kind: json["kind"]?.stringValue ?? "",
-                seconds: seconds, promptTokens: integer("promptTokens"), completionTokens: integer("completionTokens"),
-                calls: json["calls"]?.arrayValue ?? [], rates: ModelRates(json: json["rates"]), turnsRight: integer("turnsRight"), turns: integer("turns"))
-        }
-
-        init(
-            agent: Agent, id: String, category: String, valid: Bool, error: String, kind: String = "", seconds: Double, promptTokens: Int?,
-            completionTokens: Int?, calls: [GeneratedContent], rates: ModelRates = ModelRates(), turnsRight: Int? = nil, turns: Int? = nil
-        ) {
-            (self.agent, self.id, self.category, self.valid, self.error, self.kind) = (agent, id, category, valid, error, kind)
-            (self.seconds, self.promptTokens, self.completionTokens, self.calls) = (seconds, promptTokens, completionTokens, calls)
-            (self.rates, self.turnsRight, self.turns) = (rates, turnsRight, turns)
-        }
     }
 
     var worker: BFCLWorker
@@ -335,4 +314,18 @@ public struct BFCLEvaluation {
 
     private static func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "" : "\(Int((Double(part) / Double(whole) * 100).rounded())) %" }
     private static func format(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "" }
+}
+
+extension BFCLEvaluation.CaseResult {
+    /// A result from its `json` (a results file, `BFCLResultsFile`).
+    public init(json: GeneratedContent) throws(BFCLError) {
+        guard let agentName = json["agent"]?.stringValue, let agent = BFCLEvaluation.Agent(rawValue: agentName), let id = json["id"]?.stringValue,
+            let category = json["category"]?.stringValue, let valid = json["valid"]?.boolValue, let seconds = json["seconds"]?.doubleValue
+        else { throw BFCLError("not a case's result: \(json.jsonString.prefix(200))") }
+        func integer(_ key: String) -> Int? { json[key]?.doubleValue.map(Int.init) }
+        self.init(
+            agent: agent, id: id, category: category, valid: valid, error: json["error"]?.stringValue ?? "", kind: json["kind"]?.stringValue ?? "",
+            seconds: seconds, promptTokens: integer("promptTokens"), completionTokens: integer("completionTokens"),
+            calls: json["calls"]?.arrayValue ?? [], rates: BFCLEvaluation.ModelRates(json: json["rates"]), turnsRight: integer("turnsRight"), turns: integer("turns"))
+    }
 }

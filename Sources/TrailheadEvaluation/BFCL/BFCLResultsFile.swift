@@ -77,8 +77,7 @@ public struct BFCLResultsFile {
     /// bfcl in the file, none now").
     static func differences(_ recorded: GeneratedContent, _ run: GeneratedContent) -> [String] {
         let before = recorded.objectValue ?? [:], now = run.objectValue ?? [:]
-        var keys = before.keys.filter { now[$0] == nil }
-        keys = now.keys.map { $0 } + keys
+        let keys = now.keys.map { $0 } + before.keys.filter { now[$0] == nil }
         return keys.compactMap { key in
             let old = before[key], new = now[key]
             guard old != new else { return nil }

@@ -133,20 +133,40 @@ extension AgentServer {
             return .respond(APIError.response(for: .store(error)))
         }
         let ends: Set<String> = ["response.completed", "response.failed", "response.cancelled"]
+        let outage = configuration.storeTimeout
         return .stream(headers: [:]) { stream in
             // A thread of its own: it blocks between events, woken by the database's NOTIFY.
             Thread {
                 var last = after
+                var unreadableSince: Double?
+                func fail(_ message: String) {
+                    _ = stream.send(GeneratedContent.object(["type": "error", "message": .string(message)]).jsonString, event: "error")
+                    stream.close()
+                }
                 while stream.isOpen {
                     let mark = runs.mark(.events)
+                    let rows: [GeneratedContent]
+                    do throws(SessionStoreError) {
+                        rows = try runs.events(id, after: last)
+                        unreadableSince = nil
+                    } catch {
+                        // A store that cannot be read (a restart) is waited for up to the store's
+                        // timeout; then the stream ends saying why and where to go on from.
+                        let now = monotonicSeconds()
+                        if now - (unreadableSince ?? now) >= outage {
+                            return fail(
+                                "the store has not been readable for \(Int(outage)) s (\(error.message)); the response goes on: read its events after \(last) again with starting_after=\(last)")
+                        }
+                        unreadableSince = unreadableSince ?? now
+                        Thread.sleep(forTimeInterval: 0.5)
+                        continue
+                    }
                     let events: [StoredRunEvent]
                     do throws(SessionStoreError) {
-                        events = try StoredRunEvent.decode((try? runs.events(id, after: last)) ?? [], run: id)
+                        events = try StoredRunEvent.decode(rows, run: id)
                     } catch {
                         // A stored event that cannot be read (no type, no number) ends the stream, saying why.
-                        _ = stream.send(GeneratedContent.object(["type": "error", "message": .string(error.message)]).jsonString, event: "error")
-                        stream.close()
-                        return
+                        return fail(error.message)
                     }
                     for event in events {
                         _ = stream.send(event.content.jsonString, event: event.type)

@@ -235,6 +235,44 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(events.filter { $0["type"]?.stringValue == "response.output_item.done" }.count, 1)
     }
 
+    func testAStreamWhoseStoreStaysUnreadableEndsWithAnErrorThatSaysWhereToGoOn() async throws {
+        let postgres = try TestPostgres()
+        let folder = try Scratch.newFolder()
+        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
+        // The first turn takes 6 s: the store goes away inside it.
+        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 6000), ServeFixtures.final("You are free on Sunday 6 December.")]
+            .joined(separator: "\n"), to: folder + "/script.jsonl")
+        var environment = Self.environment
+        environment["TRAILHEAD_STORE_TIMEOUT_SECONDS"] = "2"
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: environment)
+        let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
+        _ = try await Self.waitForStatus(serve, id, ["in_progress"])
+
+        let baseURL = serve.baseURL
+        let reading = Task { [baseURL, id] in try await BackgroundRunTests.events(at: baseURL, id, after: nil) }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try postgres.stop()
+        let started = monotonicSeconds()
+        let cut = try await reading.value
+        let waited = monotonicSeconds() - started
+        // Before: an unreadable store read as "no events yet", and the stream went silent for good.
+        let last = try XCTUnwrap(cut.last, "the stream ended with nothing")
+        XCTAssertEqual(last["type"]?.stringValue, "error", "\(cut)")
+        let message = last["message"]?.stringValue ?? ""
+        XCTAssertTrue(message.contains("store has not been readable for 2 s"), message)
+        let seen = cut.dropLast().last?["sequence_number"]?.intValue ?? -1
+        XCTAssertTrue(message.contains("starting_after=\(seen)"), "it says where to go on from: \(message)")
+        XCTAssertLessThan(waited, 20, "the stream ended after the store's timeout, not the client's")
+
+        // The store back, the response completes and the stream goes on from where it was cut.
+        try postgres.start()
+        _ = try await Self.waitForStatus(serve, id, ["completed"], timeout: 60)
+        let rest = try await Self.events(serve, id, after: seen)
+        XCTAssertEqual(rest.first?["sequence_number"]?.intValue, seen + 1, "\(rest)")
+        XCTAssertEqual(rest.last?["type"]?.stringValue, "response.completed")
+    }
+
     func testAWorkerProcessRunsTheRunsOfAServerThatRunsNone() async throws {
         let postgres = try TestPostgres()
         let folder = try Scratch.newFolder()
@@ -329,7 +367,11 @@ final class BackgroundRunTests: XCTestCase {
 
     /// The run's stream (`?stream=true`, from `starting_after` when given) until the server closes it.
     static func events(_ serve: ServeProcess, _ id: String, after: Int?) async throws -> [GeneratedContent] {
-        let url = serve.baseURL + "/responses/\(id)?stream=true" + (after.map { "&starting_after=\($0)" } ?? "")
+        try await events(at: serve.baseURL, id, after: after)
+    }
+
+    static func events(at baseURL: String, _ id: String, after: Int?) async throws -> [GeneratedContent] {
+        let url = baseURL + "/responses/\(id)?stream=true" + (after.map { "&starting_after=\($0)" } ?? "")
         var parser = ServerSentEventParser()
         var events: [GeneratedContent] = []
         for try await event in HTTPClient.stream(.init(url: url, idleSeconds: 30, totalSeconds: 60)) {

@@ -23,7 +23,7 @@ struct ServeCommand: Command {
             runs/sessions) or postgresql://USER@HOST:PORT/DB, shared by replicas. Listens on \
             127.0.0.1; another --host needs an API key in the variable --api-key-env names (default \
             TRAILHEAD_API_KEY), which every request must then send as Authorization: Bearer KEY. \
-            --model is one model, or several comma-separated endpoints served as a fleet.
+            --model is one model, or several comma-separated endpoints served as a fleet. A store that             cannot be reached is waited for TRAILHEAD_STORE_TIMEOUT_SECONDS (default 30): then a             response fails with 503, and a background response's stream ends with an error event.
             """)
 
     @Option(valueName: "P", in: PortNumber.any, help: "Port (default 8090; 0 picks a free one, printed on stderr).")
@@ -54,7 +54,8 @@ struct ServeCommand: Command {
         do {
             server = try AgentServer(
                 configuration: .init(
-                    host: host, port: port.number, apiKey: apiKey, agents: agents, store: store, models: models, runs: runs,
+                    host: host, port: port.number, apiKey: apiKey, agents: agents, store: store, models: models,
+                    storeTimeout: Self.storeTimeout(context), runs: runs,
                     worker: noWorker ? nil : Self.workerConfiguration(context)),
                 registry: registry)
         } catch {
@@ -128,6 +129,13 @@ struct ServeCommand: Command {
             configuration.leaseSeconds = seconds
         }
         return configuration
+    }
+
+    /// How long a response, or a background response's stream, waits for a store that cannot be
+    /// reached: `TRAILHEAD_STORE_TIMEOUT_SECONDS` (1–3600), else 30.
+    static func storeTimeout(_ context: CommandContext) -> Double {
+        guard let text = context.environment["TRAILHEAD_STORE_TIMEOUT_SECONDS"], let seconds = Double(text), seconds >= 1, seconds <= 3600 else { return 30 }
+        return seconds
     }
 
     /// Background responses live beside a PostgreSQL store's sessions (none with a folder store).

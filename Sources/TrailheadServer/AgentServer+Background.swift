@@ -12,9 +12,6 @@ extension AgentServer {
             return .respond(APIError.response(
                 400, "background responses are kept in PostgreSQL: start agent serve with --store postgresql://…", type: "invalid_request_error", code: "background_unavailable"))
         }
-        guard decoded.tools.isEmpty else {
-            return .respond(APIError.response(for: InvalidRequest("a background response runs the agent's own tools; client functions are not served in background", param: "tools")))
-        }
         guard decoded.body.stream != true else {
             return .respond(APIError.response(for: InvalidRequest("a background response is streamed with GET /v1/responses/{id}?stream=true", param: "stream")))
         }

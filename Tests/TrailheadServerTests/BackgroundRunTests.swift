@@ -273,6 +273,47 @@ final class BackgroundRunTests: XCTestCase {
         XCTAssertEqual(rest.last?["type"]?.stringValue, "response.completed")
     }
 
+    func testABackgroundRunEndsWithTheClientsFunctionCallsAndTheClientContinuesWithTheirOutputs() async throws {
+        let postgres = try TestPostgres()
+        let folder = try Scratch.newFolder()
+        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
+        let weather = ToolCallRequest(tool: "get_weather", arguments: ["city": "Paris"])
+        try ServeFixtures.write([
+            GeneratedContent.object(["text": .string(LanguageModelSession.stepText(calling: [weather]))]).jsonString,
+            ServeFixtures.final("It is 18 degrees in Paris."),
+        ].joined(separator: "\n"), to: folder + "/script.jsonl")
+        let serve = try ServeProcess(
+            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
+        let function: GeneratedContent = [
+            "type": "function", "name": "get_weather", "description": "The weather in a city.",
+            "parameters": ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]],
+        ]
+        let queued = try serve.post("/responses", ["model": "local", "input": "Weather in Paris?", "tools": [function], "background": true])
+        XCTAssertEqual(queued.status, 200, "\(queued.body)")
+        let id = try XCTUnwrap(queued.body["id"]?.stringValue)
+
+        // The run completes with the call for the client to run, as a response in the request does.
+        let done = try await Self.waitForStatus(serve, id, ["completed", "failed"])
+        let call = try XCTUnwrap(done["output"]?.arrayValue?.first { $0["type"]?.stringValue == "function_call" }, "\(done)")
+        XCTAssertEqual(call["name"]?.stringValue, "get_weather")
+        XCTAssertEqual(try GeneratedContent(json: call["arguments"]?.stringValue ?? ""), ["city": "Paris"])
+        let callID = try XCTUnwrap(call["call_id"]?.stringValue)
+        let events = try await Self.events(serve, id, after: nil)
+        XCTAssertEqual(events.last?["type"]?.stringValue, "response.completed")
+        XCTAssertEqual(events.last?["response"]?["output"], done["output"], "the stream ends with the response and its call")
+        XCTAssertFalse(events.contains { $0["item"]?["name"]?.stringValue == "get_weather" }, "no event says the server ran it: \(events)")
+
+        // The client runs it and continues from the background response's id with the output.
+        let output: GeneratedContent = [["type": "function_call_output", "call_id": .string(callID), "output": "18 degrees"]]
+        let answer = try serve.post("/responses", ["model": "local", "input": output, "tools": [function], "previous_response_id": .string(id)])
+        XCTAssertEqual(answer.status, 200, "\(answer.body)")
+        XCTAssertEqual(answer.body["trailhead"]?["answer"]?.stringValue, "It is 18 degrees in Paris.")
+        // The continuation's prompt is the client's output, read as the loop feeds results back.
+        let session = try XCTUnwrap(answer.body["trailhead"]?["session"]?.stringValue)
+        XCTAssertEqual(try postgres.query(
+            "SELECT count(*) FROM trailhead_entries WHERE session = '\(session)' AND entry->>'kind' = 'prompt' AND entry->>'text' LIKE '%get_weather%18 degrees%'"), "1")
+    }
+
     func testAWorkerProcessRunsTheRunsOfAServerThatRunsNone() async throws {
         let postgres = try TestPostgres()
         let folder = try Scratch.newFolder()
@@ -313,7 +354,7 @@ final class BackgroundRunTests: XCTestCase {
         let function: GeneratedContent = ["type": "function", "name": "lookup", "parameters": ["type": "object", "properties": [:]]]
         let refusals: [(GeneratedContent, Int, String)] = [
             (["model": "nobody", "input": "hi", "background": true], 404, "no agent named 'nobody'"),
-            (["model": "local", "input": "hi", "background": true, "tools": [function]], 400, "client functions are not served in background"),
+            (["model": "local", "input": "hi", "background": true, "tools": [function, function]], 400, "tools[1]"),
             (["model": "free-days", "input": "hi", "background": true, "stream": true], 400, "?stream=true"),
         ]
         for (body, status, words) in refusals {

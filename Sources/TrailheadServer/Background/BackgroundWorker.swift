@@ -106,13 +106,13 @@ public final class BackgroundWorker: Sendable {
             finish(claim, .failed, Self.failed(base, error.message), event: "response.failed")
             return
         }
-        let checkpoints = RunCheckpoints(runs: runs, claim: claim, recorded: steps, patience: configuration.leaseSeconds)
-
         let decoded: AgentServer.DecodedResponsesRequest
         do throws(InvalidRequest) { decoded = try AgentServer.decodeResponses(run.row.request) } catch {
             finish(claim, .failed, Self.failed(base, error.description), event: "response.failed")
             return
         }
+        let checkpoints = RunCheckpoints(
+            runs: runs, claim: claim, recorded: steps, patience: configuration.leaseSeconds, clientFunctions: decoded.tools.names)
         let buffer = BufferedSessionStore(base: runner.store)
         let buffered = AgentRunner(agents: runner.agents, registry: runner.registry, store: buffer, models: runner.models, storeTimeout: runner.storeTimeout)
         let plan: AgentServer.ResponsePlan

@@ -48,11 +48,16 @@ final class RunCheckpoints: Sendable {
     /// stops: the lease's length, past which the write would be fenced anyway.
     let patience: Double
 
-    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: RecordedSteps, patience: Double) {
+    /// The request's own functions: the client runs their calls, so there is nothing to record or
+    /// replay (the response ends with them as `function_call` items).
+    let clientFunctions: Set<String>
+
+    init(runs: PostgresRunStore, claim: PostgresRunStore.Claim, recorded: RecordedSteps, patience: Double, clientFunctions: Set<String> = []) {
         self.runs = runs
         self.claim = claim
         self.recorded = recorded
         self.patience = patience
+        self.clientFunctions = clientFunctions
     }
 
     /// Model turns earlier executions recorded (a scripted model resumes after them).
@@ -137,6 +142,7 @@ final class RunCheckpoints: Sendable {
     }
 
     private func run(_ call: ToolCallRequest, needsApproval: Bool, body: @Sendable () async -> ToolCallOutcome) async -> ToolCallOutcome {
+        if clientFunctions.contains(call.tool) { return await body() }
         let id = callID(call)
         if let recordedOutcome = recorded.outcomes[id] { return recordedOutcome.outcome }
         let interrupted = ToolCallOutcome(result: nil, error: "the run stopped before this call")

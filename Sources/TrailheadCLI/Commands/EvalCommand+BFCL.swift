@@ -66,6 +66,8 @@ extension EvalCommand {
         } else {
             context.stdout.line(BFCLEvaluation.table(results, categories: categories))
             context.stdout.line(BFCLEvaluation.failureKinds(results, categories: categories))
+            let served = BFCLEvaluation.servedAgainstSession(results, categories: categories)
+            if !served.isEmpty { context.stdout.line(served) }
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         return .success

@@ -284,6 +284,29 @@ public struct BFCLEvaluation {
         return lines.joined(separator: "\n")
     }
 
+    /// `agent serve` against the session it serves, case by case: the verdicts that agree, and
+    /// time. The two send the same prompt, so whichever goes second finds it in the server's cache
+    /// and takes a fraction of the time (`evaluate`'s `serveFirst` alternates the order). A median
+    /// of 30 such times depends on the order its middle cases ran in; the geometric mean of the
+    /// per-case ratios does not (each order's factor cancels the other's), nor does the ratio of
+    /// the totals. Empty when the run did not measure the endpoint.
+    public static func servedAgainstSession(_ results: [CaseResult], categories: [String]) -> String {
+        var lines = ["| category | cases | same verdict | median s served / session | per case, geometric mean | totals |", "|---|---:|---:|---:|---:|---:|"]
+        for category in categories + ["all"] {
+            let inCategory = results.filter { category == "all" || $0.category == category }
+            let served = Dictionary(inCategory.filter { $0.agent == .endpoint }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let pairs = inCategory.filter { $0.agent == .trailhead }.compactMap { session in served[session.id].map { (session, $0) } }
+                .filter { $0.0.seconds > 0 && $0.1.seconds > 0 }
+            guard !pairs.isEmpty else { continue }
+            let same = pairs.filter { $0.0.valid == $0.1.valid }.count
+            let medians = (median(pairs.map(\.1.seconds)) ?? 0) / (median(pairs.map(\.0.seconds)) ?? 1)
+            let geometric = exp(pairs.map { log($0.1.seconds / $0.0.seconds) }.reduce(0, +) / Double(pairs.count))
+            let totals = pairs.map(\.1.seconds).reduce(0, +) / pairs.map(\.0.seconds).reduce(0, +)
+            lines.append("| \(category) | \(pairs.count) | \(same) | \(format(medians)) | \(format(geometric)) | \(format(totals)) |")
+        }
+        return lines.count > 2 ? lines.joined(separator: "\n") : ""
+    }
+
     /// Each category's failures by BFCL's kind, per agent: "| multiple | trailhead | 3 × simple_function_checker:wrong_func_name, … |".
     public static func failureKinds(_ results: [CaseResult], categories: [String]) -> String {
         var lines = ["| category | agent | failures by kind |", "|---|---|---|"]

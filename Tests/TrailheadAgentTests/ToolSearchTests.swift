@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TrailheadModels
 import TrailheadSchema
@@ -117,6 +118,34 @@ import TrailheadSchema
         }
         #expect(ToolSearch.automatic.applies(toolCount: 29, listing: [], listingShare: 1_700.0 / 4_096) == false)
         #expect(ToolSearch.automatic.applies(toolCount: 3, listing: [], listingShare: 2_100.0 / 4_096) == true)
+    }
+
+    @Test func prewarmWarmsTheSystemMessageTheFirstResponseSends() async throws {
+        // Before, prewarm built the system message before the listing was counted: on a
+        // 32,768-token context it warmed the search tool's message, and the response listed the tools.
+        for (context, searched) in [(4_096, true), (32_768, false)] {
+            let model = PrewarmRecorder(base: ScriptedModel(outputs: [LanguageModelSession.stepText(answering: "Done.")], contextSize: context))
+            let session = LanguageModelSession(model: model, tools: Self.hundredTools)
+            session.prewarm()
+            _ = try await session.respond(to: "Hello")
+            let system = session.transcript.compactMap { if case .instructions(let instructions) = $0 { instructions.text } else { nil } }.first ?? ""
+            #expect(system.contains("searchTools") == searched, "context \(context)")
+            let warmed = model.prefixes.withLock { $0 }
+            let warmedWhatWasSent = warmed == [[.system(system)]]
+            #expect(warmedWhatWasSent, "context \(context): warmed \(warmed.count) prefixes, search tool \(warmed.first?.first?.content.contains("searchTools") ?? false)")
+        }
+    }
+
+    /// A model that keeps the prefixes it was asked to prewarm.
+    final class PrewarmRecorder: LanguageModel {
+        let base: ScriptedModel
+        let prefixes = Mutex<[[ChatMessage]]>([])
+        init(base: ScriptedModel) { self.base = base }
+        var id: String { base.id }
+        var availability: ModelAvailability { get async { .available } }
+        var contextSize: Int? { get async { await base.contextSize } }
+        func prewarm(prefix: [ChatMessage]) async throws { prefixes.withLock { $0.append(prefix) } }
+        func generate(_ request: ModelRequest) -> AsyncThrowingStream<ModelEvent, any Error> { base.generate(request) }
     }
 
     /// A tool of the catalogue: string parameters, a fixed answer.

@@ -241,11 +241,16 @@ public final class LanguageModelSession: Sendable {
     /// server) and evaluates the instructions, and `promptPrefix` when given, into its cache, so
     /// the first response pays only for what follows. Returns at once; a response waits for it.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        let prefix = [ChatMessage.system(systemMessage)] + (promptPrefix.map { [ChatMessage.user($0.text)] } ?? [])
-        let model = model
+        let configuration = configuration
         state.withLock { state in
             guard state.prewarm == nil else { return }
-            state.prewarm = Task { try? await model.prewarm(prefix: prefix) }
+            state.prewarm = Task { [self] in
+                // The listing counted first, as the first response counts it: the system message
+                // warmed is the one it sends (tools listed, or the search tool alone).
+                await measureToolListing(configuration)
+                let prefix = [ChatMessage.system(systemMessage)] + (promptPrefix.map { [ChatMessage.user($0.text)] } ?? [])
+                try? await model.prewarm(prefix: prefix)
+            }
         }
     }
 

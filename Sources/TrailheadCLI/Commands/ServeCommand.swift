@@ -23,7 +23,9 @@ struct ServeCommand: Command {
             runs/sessions) or postgresql://USER@HOST:PORT/DB, shared by replicas. Listens on \
             127.0.0.1; another --host needs an API key in the variable --api-key-env names (default \
             TRAILHEAD_API_KEY), which every request must then send as Authorization: Bearer KEY. \
-            --model is one model, or several comma-separated endpoints served as a fleet. A store that             cannot be reached is waited for TRAILHEAD_STORE_TIMEOUT_SECONDS (default 30): then a             response fails with 503, and a background response's stream ends with an error event.
+            --model is one model, or several comma-separated endpoints served as a fleet. A store that \
+            cannot be reached is waited for TRAILHEAD_STORE_TIMEOUT_SECONDS (default 30): then a \
+            response fails with 503, and a background response's stream ends with an error event.
             """)
 
     @Option(valueName: "P", in: PortNumber.any, help: "Port (default 8090; 0 picks a free one, printed on stderr).")

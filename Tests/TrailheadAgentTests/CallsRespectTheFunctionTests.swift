@@ -195,6 +195,25 @@ import TrailheadModels
         #expect(ToolDecision.chainEnd(#"{"name":"a","arguments":{}"#, links: 2) == nil)
     }
 
+    @Test func aTurnAskedAgainLongerThatRunsAwayKeepsTheCallsItHadMade() async throws {
+        // BFCL's parallel_23: asked again for two calls, the model wrote its first call's number
+        // on and on ("duration":10000…) until the repetition detector stopped the turn, and the
+        // response failed, its one valid call lost.
+        let tool = Lookup()
+        let wantsMore = [TokenProbability(token: #"},{""#, probability: 0.995), TokenProbability(token: "}}", probability: 0.005)]
+        let runaway = #"{"name":"lookup","arguments":{"query":"Ana1"# + String(repeating: "00", count: 60)
+        let model = RecordingModel([call(#"{"query":"Ana"}"#), runaway, answer("Ana lives in LA.")], nextTokenProbabilities: wantsMore)
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.limits.maximumCallsPerTurn = 2
+        let response = try await session.respond(to: "Where does Ana live?")
+        #expect(response.content == "Ana lives in LA.")
+        #expect(tool.calls == [["query": "Ana"]], "the call made before the turn was asked again ran, once")
+        #expect(model.requests[2].messages.contains(.assistant(call(#"{"query":"Ana"}"#))), "the model reads the chain that ran")
+        let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
+        #expect(turns.count == 3)
+        #expect(turns[1].finishReason?.contains("asked for one call more, kept the 1 it had made") == true, Comment(rawValue: turns[1].finishReason ?? "nil"))
+    }
+
     @Test func theWatcherStopsAtTheFirstRepeatedLink() {
         var watcher = ChainSalvage.RepeatWatcher()
         let text = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#), call(#"{"query":"Ana"}"#), call(#"{"query":"Eve"}"#)])

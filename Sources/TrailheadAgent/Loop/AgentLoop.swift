@@ -67,6 +67,8 @@ struct AgentLoop: Sendable {
         // (`ToolDecision`) once for each turn, for the turn's record.
         var decision: (callProbability: Double, committed: Bool)?
         var decidedTurns: Set<Int> = []
+        // The chain a turn made before it was asked again one call longer (`continuesChain`).
+        var shorterChain: (parsed: GeneratedContent, links: Int)?
         while true {
             if Task.isCancelled {
                 record(.cancelled(.init(turn: Self.turnNumber(action))))
@@ -107,6 +109,20 @@ struct AgentLoop: Sendable {
                             reply.finishReason = (reply.finishReason ?? "stop") + "; kept \(links.count) complete call\(links.count == 1 ? "" : "s")"
                         }
                     }
+                    // Asked again one call longer, the turn ran away, was cut or looped before its
+                    // longer chain closed: the calls the model had already made stand (the asked-again
+                    // turn of BFCL's `parallel_23` repeated "0" inside its first call's number, and the
+                    // response failed with its one valid call lost).
+                    if let shorter = shorterChain {
+                        shorterChain = nil
+                        let longer = parsed.flatMap { Step($0) }.map { if case .call(let calls) = $0 { calls.count } else { 0 } } ?? 0
+                        if loop != nil || longer <= shorter.links {
+                            parsed = shorter.parsed
+                            loop = nil
+                            salvaged = true
+                            reply.finishReason = (reply.finishReason ?? "stop") + "; asked for one call more, kept the \(shorter.links) it had made"
+                        }
+                    }
                     // A chain the grammar ended where the model was all but certain another call
                     // follows (`ToolDecision.chainThreshold`): the turn is asked again with one link more.
                     var continuation: Double?, links = 0
@@ -121,8 +137,9 @@ struct AgentLoop: Sendable {
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage, metadata: reply.metadata)
                     run.modelID = reply.modelID
-                    if toolDecision.continuesChain(continuation) {
+                    if toolDecision.continuesChain(continuation), let parsed {
                         // Asked again: the shorter chain is not what the model reads it said.
+                        shorterChain = (parsed, links)
                         action = machine.askForMoreCalls(than: links)
                         continue
                     } else if let loop {

@@ -19,6 +19,14 @@ final class BackgroundRunTests: XCTestCase {
                      "tools": ["calendarAddEvents"], "maxTurns": 4}]}
         """
 
+    /// A server on `postgres` with the agents above and a scripted model whose turns are `script`.
+    static func serve(_ postgres: TestPostgres, script: [String], environment: [String: String?] = environment) throws -> ServeProcess {
+        let folder = try Scratch.newFolder()
+        try ServeFixtures.write(agents, to: folder + "/agents.json")
+        try ServeFixtures.write(script.joined(separator: "\n"), to: folder + "/script.jsonl")
+        return try ServeProcess(["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: environment)
+    }
+
     /// The scheduler's call: one all-day event written to `file`.
     static func addEvent(to file: String) -> String {
         let arguments: GeneratedContent = ["file": .string(file), "events": [["summary": "Hike to Gaflei", "start": "2026-12-06", "end": "2026-12-06", "allDay": true]]]
@@ -27,13 +35,9 @@ final class BackgroundRunTests: XCTestCase {
 
     func testABackgroundRunIsQueuedAtOnceCompletesAndReplaysItsEventsFromAnyPoint() async throws {
         let postgres = try TestPostgres()
-        let folder = try Scratch.newFolder()
-        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
-        try ServeFixtures.write([
+        let serve = try Self.serve(postgres, script: [
             ServeFixtures.call("2026-12-01", "2026-12-07"), ServeFixtures.final("You are free on Sunday 6 December."), ServeFixtures.final("You are welcome."),
-        ].joined(separator: "\n"), to: folder + "/script.jsonl")
-        let serve = try ServeProcess(
-            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
+        ])
 
         let queued = try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true])
         XCTAssertEqual(queued.status, 200, "\(queued.body)")
@@ -76,13 +80,8 @@ final class BackgroundRunTests: XCTestCase {
 
     func testCancellingAQueuedRunAndARunInProgress() async throws {
         let postgres = try TestPostgres()
-        let folder = try Scratch.newFolder()
-        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // The first turn takes the "model" 20 s: the run is in progress when it is cancelled.
-        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 20000), ServeFixtures.final("Free on Sunday.")]
-            .joined(separator: "\n"), to: folder + "/script.jsonl")
-        let serve = try ServeProcess(
-            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
+        let serve = try Self.serve(postgres, script: [ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 20000), ServeFixtures.final("Free on Sunday.")])
 
         let slow = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
         _ = try await Self.waitForStatus(serve, slow, ["in_progress"])
@@ -214,13 +213,8 @@ final class BackgroundRunTests: XCTestCase {
 
     func testARestartOfPostgreSQLMidRunDelaysTheRunAndRepeatsNoCall() async throws {
         let postgres = try TestPostgres()
-        let folder = try Scratch.newFolder()
-        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // The first turn takes 2.5 s: the restart lands inside it.
-        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 2500), ServeFixtures.final("You are free on Sunday 6 December.")]
-            .joined(separator: "\n"), to: folder + "/script.jsonl")
-        let serve = try ServeProcess(
-            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: Self.environment)
+        let serve = try Self.serve(postgres, script: [ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 2500), ServeFixtures.final("You are free on Sunday 6 December.")])
         let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
         _ = try await Self.waitForStatus(serve, id, ["in_progress"])
         try postgres.stop()
@@ -237,15 +231,10 @@ final class BackgroundRunTests: XCTestCase {
 
     func testAStreamWhoseStoreStaysUnreadableEndsWithAnErrorThatSaysWhereToGoOn() async throws {
         let postgres = try TestPostgres()
-        let folder = try Scratch.newFolder()
-        try ServeFixtures.write(Self.agents, to: folder + "/agents.json")
         // The first turn takes 6 s: the store goes away inside it.
-        try ServeFixtures.write([ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 6000), ServeFixtures.final("You are free on Sunday 6 December.")]
-            .joined(separator: "\n"), to: folder + "/script.jsonl")
         var environment = Self.environment
         environment["TRAILHEAD_STORE_TIMEOUT_SECONDS"] = "2"
-        let serve = try ServeProcess(
-            ["--agents", folder + "/agents.json", "--model", "scripted:\(folder)/script.jsonl", "--store", postgres.url], environment: environment)
+        let serve = try Self.serve(postgres, script: [ServeFixtures.call("2026-12-01", "2026-12-07", delayMs: 6000), ServeFixtures.final("You are free on Sunday 6 December.")], environment: environment)
         let id = try XCTUnwrap(try serve.post("/responses", ["model": "free-days", "input": "When am I free?", "background": true]).body["id"]?.stringValue)
         _ = try await Self.waitForStatus(serve, id, ["in_progress"])
 

@@ -127,16 +127,17 @@ struct ServeCommand: Command {
     /// of a takeover wait for one to lapse).
     static func workerConfiguration(_ context: CommandContext) -> BackgroundWorker.Configuration {
         var configuration = BackgroundWorker.Configuration()
-        if let text = context.environment["TRAILHEAD_WORKER_LEASE_SECONDS"], let seconds = Double(text), seconds >= 0.5, seconds <= 3600 {
-            configuration.leaseSeconds = seconds
-        }
+        if let seconds = seconds("TRAILHEAD_WORKER_LEASE_SECONDS", in: 0.5...3600, context) { configuration.leaseSeconds = seconds }
         return configuration
     }
 
     /// How long a response, or a background response's stream, waits for a store that cannot be
     /// reached: `TRAILHEAD_STORE_TIMEOUT_SECONDS` (1–3600), else 30.
-    static func storeTimeout(_ context: CommandContext) -> Double {
-        guard let text = context.environment["TRAILHEAD_STORE_TIMEOUT_SECONDS"], let seconds = Double(text), seconds >= 1, seconds <= 3600 else { return 30 }
+    static func storeTimeout(_ context: CommandContext) -> Double { seconds("TRAILHEAD_STORE_TIMEOUT_SECONDS", in: 1...3600, context) ?? 30 }
+
+    /// The number of seconds `variable` holds, when it is one within `range`.
+    private static func seconds(_ variable: String, in range: ClosedRange<Double>, _ context: CommandContext) -> Double? {
+        guard let text = context.environment[variable], let seconds = Double(text), range.contains(seconds) else { return nil }
         return seconds
     }
 

@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "TrailheadModelsTests", dependencies: ["TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "TrailheadServerTests", dependencies: ["TrailheadServer", "TrailheadPostgres", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport", "TripPlanner"],
                     exclude: ["Clients", "Browser"]),
-        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TrailheadCLITests", dependencies: ["TrailheadCLI", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrailheadAgentTests", dependencies: ["Trailhead", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TripPlanner", "PointsOfInterestTypes"]),
         .testTarget(name: "TrailheadEvaluationTests", dependencies: ["TrailheadEvaluation", "TripPlanner", "TrailheadAgent", "TrailheadModels", "TrailheadSchema", "TrailheadSupport", "TrailheadTestSupport"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TrailheadSupport", "TrailheadTestSupport"]),

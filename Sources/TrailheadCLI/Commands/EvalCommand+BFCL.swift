@@ -24,7 +24,9 @@ extension EvalCommand {
             context.stderr.line("agent: no model available: \(reason)")
             return .noModel
         }
-        let peers = noPeers ? nil : try await Self.peerEndpoint(of: model)
+        let peerModel = noPeers ? nil : Self.ownServer(for: model, folder: "bfcl-peers", contextSize: Self.peerContext, slots: 1)
+        var peers: String?
+        if let peerModel { peers = try await Self.peerEndpoint(of: peerModel) }
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
         let transcripts = self.transcripts.map(context.absolutePath)
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
@@ -32,8 +34,11 @@ extension EvalCommand {
         evaluation.usesBFCLInstructions = instructions == .bfcl
         evaluation.historyTransform = history.transform
         var server: AgentServer?
-        if serve {
-            server = try Self.startServer(serving: model, context: context)
+        let endpointModel = serve ? Self.ownServer(for: model, folder: "bfcl-serve") : nil
+        if let endpointModel {
+            // Both servers load before the first case, so neither's first time holds a model load.
+            for local in [model, endpointModel].compactMap({ $0 as? LocalModel }) { try await Self.start(local) }
+            server = try Self.startServer(serving: endpointModel, context: context)
             evaluation.serveEndpoint = server?.url
         }
         defer { server?.stop() }
@@ -70,6 +75,7 @@ extension EvalCommand {
             if !served.isEmpty { context.stdout.line(served) }
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
+        for case let own as LocalModel in [endpointModel, peerModel] where own !== model as? LocalModel { await own.stop() }
         return .success
     }
 
@@ -110,6 +116,27 @@ extension EvalCommand {
         if count > 0 { evaluation.distractors = BFCLDistractors(cases: try evaluation.cases(categories, limit: nil)) }
     }
 
+    /// The model `agent serve` (`--serve`) or the peers talk to. The managed local model gets a
+    /// llama-server of its own for each (the same model in a run directory of its own, stopped when
+    /// the run ends), so no agent finds another's prompt in a cache: each reads only what it sent
+    /// itself, and the session's and endpoint's times compare case by case, median against median.
+    /// Any other model is used as it is (session and endpoint then alternate going first).
+    static func ownServer(for model: any LanguageModel, folder: String, contextSize: Int? = nil, slots: Int? = nil) -> any LanguageModel {
+        guard let local = model as? LocalModel else { return model }
+        var configuration = local.configuration
+        configuration.runDirectory += "/" + folder
+        if let contextSize { configuration.contextSize = contextSize }
+        if let slots { configuration.parallelSlots = slots }
+        return LocalModel(configuration: configuration)
+    }
+
+    /// The peers' context on the managed local model: their prompts hold every tool as Qwen's template
+    /// writes it and every earlier turn whole, and at the runtime's 4,096 tokens half of BFCL's
+    /// `multi_turn_base` conversations failed at their first request (2,939–5,206 tokens with the
+    /// case's 18–35 functions; llama-server's 400 "exceeds the available context size"). With 16,384
+    /// the peers are measured on their calls, not on their prompt's length; the session keeps 4,096.
+    static let peerContext = 16384
+
     /// `agent serve` in this process on a free port of 127.0.0.1, serving `model` as "local" (a plain
     /// model with each request's tools), for `--serve`: the official `openai` client drives it.
     static func startServer(serving model: any LanguageModel, context: CommandContext) throws -> AgentServer {
@@ -132,13 +159,14 @@ extension EvalCommand {
     /// Where the peers send their requests: the managed local model's server, or the HTTP model's
     /// own endpoint; nil for a model the peers cannot reach (scripted, say).
     static func peerEndpoint(of model: any LanguageModel) async throws -> String? {
-        if let local = model as? LocalModel {
-            let record: LocalServerRecord
-            do { record = try await local.start() } catch { throw CommandError("the local model did not start: \(error)") }
-            return record.endpoint
-        }
+        if let local = model as? LocalModel { return try await start(local).endpoint }
         if let remote = model as? OpenAICompatibleModel { return remote.configuration.endpoint.baseURL.absoluteString }
         return nil
+    }
+
+    @discardableResult
+    static func start(_ local: LocalModel) async throws -> LocalServerRecord {
+        do { return try await local.start() } catch { throw CommandError("the local model did not start: \(error)") }
     }
 
     static func loadAverage() -> String {

@@ -109,8 +109,9 @@ public struct BFCLEvaluation {
     }
 
     /// Runs one case through Trailhead and the peers; results in `Agent` order. Trailhead's session
-    /// and `agent serve` send the same prompt, so the second finds it in the server's cache:
-    /// `serveFirst` (every other case) lets each go first as often.
+    /// and `agent serve` send the same prompt: on one llama-server the second finds it in the cache,
+    /// so `serveFirst` (every other case) lets each go first as often. (`agent eval --serve` gives the
+    /// endpoint a llama-server of its own when it can: then neither finds the other's prompt.)
     public func evaluate(_ item: BFCLCase, serveFirst: Bool = false) async throws(BFCLError) -> [CaseResult] {
         var served: CaseResult?
         if serveFirst { served = try endpointResult(item) }
@@ -285,11 +286,12 @@ public struct BFCLEvaluation {
     }
 
     /// `agent serve` against the session it serves, case by case: the verdicts that agree, and
-    /// time. The two send the same prompt, so whichever goes second finds it in the server's cache
-    /// and takes a fraction of the time (`evaluate`'s `serveFirst` alternates the order). A median
-    /// of 30 such times depends on the order its middle cases ran in; the geometric mean of the
-    /// per-case ratios does not (each order's factor cancels the other's), nor does the ratio of
-    /// the totals. Empty when the run did not measure the endpoint.
+    /// time. The two send the same prompt; on one llama-server whichever goes second finds it in the
+    /// cache and takes a fraction of the time (`evaluate`'s `serveFirst` alternates the order). A
+    /// median of 30 such times then depends on the order its middle cases ran in; the geometric mean
+    /// of the per-case ratios does not (each order's factor cancels the other's), nor does the ratio
+    /// of the totals. With a server each, the medians compare too. Empty when the run did not
+    /// measure the endpoint.
     public static func servedAgainstSession(_ results: [CaseResult], categories: [String]) -> String {
         var lines = ["| category | cases | same verdict | median s served / session | per case, geometric mean | totals |", "|---|---:|---:|---:|---:|---:|"]
         for category in categories + ["all"] {

@@ -110,7 +110,7 @@ import TripPlanner
             "type": "object", "properties": ["category": ["enum": ["hike", "museum"]]], "required": ["category"], "additionalProperties": false,
         ])
         var m = AgentStateMachine(
-            tools: [.init(name: "places", arguments: byCategory)], outputSchema: ["type": "string"],
+            tools: [.init(name: "places", arguments: byCategory, isReadOnly: true)], outputSchema: ["type": "string"],
             grounding: GroundingGuard(rules: [], enabledTools: []))
         _ = m.start()
         let hike = ToolCallRequest(tool: "places", arguments: ["category": "hike"])
@@ -123,6 +123,43 @@ import TripPlanner
         _ = m.modelAnswered(["name": "places", "arguments": museum.arguments], text: "")
         _ = m.toolsFinished([.init(call: museum, result: ["results": []], error: nil)])
         #expect(m.offeredTools.isEmpty, "every category asked: only the answer is left")
+    }
+
+    /// Tools that change things (a file system's, as BFCL's conversations have): after a call that
+    /// succeeded, what was asked before may be asked again; an immediate repeat is still refused.
+    @Test func aChangeLetsEarlierCallsBeMadeAgain() throws {
+        let path = try GenerationSchema(json: [
+            "type": "object", "properties": ["path": ["type": "string"]], "required": ["path"], "additionalProperties": false,
+        ])
+        let move = try GenerationSchema(json: [
+            "type": "object", "properties": ["source": ["type": "string"], "destination": ["type": "string"]],
+            "required": ["source", "destination"], "additionalProperties": false,
+        ])
+        let nothing = try GenerationSchema(json: ["type": "object", "properties": [:], "additionalProperties": false])
+        var m = AgentStateMachine(
+            tools: [.init(name: "mv", arguments: move), .init(name: "mkdir", arguments: path), .init(name: "pwd", arguments: nothing, isReadOnly: true)],
+            outputSchema: ["type": "string"], grounding: GroundingGuard(rules: [], enabledTools: []))
+        _ = m.start()
+        func call(_ request: ToolCallRequest) -> AgentStateMachine.Action { m.modelAnswered(["name": .string(request.tool), "arguments": request.arguments], text: "") }
+        let mv = ToolCallRequest(tool: "mv", arguments: ["source": "report.pdf", "destination": "temp"])
+        let mkdir = ToolCallRequest(tool: "mkdir", arguments: ["path": "temp"])
+        let pwd = ToolCallRequest(tool: "pwd", arguments: [:])
+
+        #expect(call(pwd) == .runTools(turn: 1, calls: [pwd]))
+        _ = m.toolsFinished([.init(call: pwd, result: ["current_working_directory": "/"], error: nil)])
+        #expect(!m.offeredTools.contains("pwd"), "its one call has answered")
+        #expect(call(mv) == .runTools(turn: 2, calls: [mv]))
+        _ = m.toolsFinished([.init(call: mv, result: nil, error: "mv: no such directory: temp")])
+        guard case .repair(_, let repeated, _, _) = call(mv) else { Issue.record("a failed call changed nothing: moving again is a repeat"); return }
+        #expect(repeated.contains("already have the result"))
+        #expect(!m.offeredTools.contains("mv"))
+
+        #expect(call(mkdir) == .runTools(turn: 4, calls: [mkdir]))
+        _ = m.toolsFinished([.init(call: mkdir, result: nil, error: nil)])
+        #expect(m.offeredTools == ["mv", "mkdir", "pwd"], "the folder is made: every earlier question may be asked again")
+        #expect(call(mv) == .runTools(turn: 5, calls: [mv]))
+        _ = m.toolsFinished([.init(call: mv, result: nil, error: nil)])
+        guard case .repair = call(mv) else { Issue.record("the call that just ran, at once again, is a repeat"); return }
     }
 
     @Test func repairsAreBounded() {

@@ -366,9 +366,25 @@ struct AgentStateMachine: Sendable {
         guard case .runningTools(let turn, _) = state else { return .fail("unexpected tool outputs") }
         lastTurnFailed = !outcomes.isEmpty && outcomes.allSatisfy { $0.error != nil }
         toolTurns += 1
+        forgetAnswersAChangeMayHaveOutdated(by: outcomes)
         for outcome in outcomes { record(outcome) }
         repairs = 0
         return ask(turn: turn + 1)
+    }
+
+    /// What an earlier call answered stands only while nothing that may change what it read has
+    /// run since: after a call that succeeded to a tool not marked read-only (`Tool.isReadOnly`),
+    /// the calls made before may be made again (a repeat is no longer refused, a tool left out once
+    /// its one call had answered or its choices were all asked comes back). "mv report.pdf temp"
+    /// failed, "mkdir temp" succeeded: moving again is the way forward, not a repeat; `pwd` after
+    /// a `cd` is a new question. This turn's own calls stay counted: asking them again at once
+    /// would repeat them.
+    private mutating func forgetAnswersAChangeMayHaveOutdated(by outcomes: [ToolOutcome]) {
+        let changed = outcomes.contains { $0.error == nil && $0.call.tool != searchTool && tools[$0.call.tool]?.isReadOnly == false }
+        guard changed else { return }
+        let now = outcomes.map(\.call)
+        callCounts = callCounts.filter { now.contains($0.key) }
+        exhausted = exhausted.filter { name in now.contains { $0.tool == name } }
     }
 
     /// Whether the model may see `name` yet: always without tool search; with it, the search

@@ -66,6 +66,23 @@ import TrailheadSchema
         #expect(called == ["searchTools", "calculate_triangle_area"])
     }
 
+    @Test func aTurnAfterASearchThatFoundToolsCallsNotAnswers() async throws {
+        let model = Fixtures.RecordingModel([
+            LanguageModelSession.stepText(calling: "searchTools", arguments: ["query": "zzz"]),
+            LanguageModelSession.stepText(calling: "searchTools", arguments: ["query": "triangle area"]),
+            LanguageModelSession.stepText(calling: "calculate_triangle_area", arguments: ["base": 10, "height": 5]),
+            LanguageModelSession.stepText(answering: "The area is 25."),
+        ])
+        let session = LanguageModelSession(model: model, tools: Self.hundredTools, instructions: "Use the tools.")
+        _ = try await session.respond(to: "What is the area of a triangle of base 10 and height 5?")
+        let schemas = try model.requests.map { try #require($0.schema?.json.jsonString) }
+        #expect(schemas.count == 4)
+        #expect(schemas[1].contains(#""answer""#), "a search that found nothing leaves the answer offered")
+        #expect(!schemas[2].contains(#""answer""#), "after a search that found tools, the turn calls: \(schemas[2])")
+        #expect(schemas[2].contains("calculate_triangle_area"))
+        #expect(schemas[3].contains(#""answer""#), "after the call, the answer is offered again")
+    }
+
     @Test func searchingThePromptOffersItsToolsInTheFirstTurn() async throws {
         let model = Fixtures.RecordingModel([
             LanguageModelSession.stepText(calling: "convert_currency_amount", arguments: ["amount": 100, "from_currency": "USD", "to_currency": "EUR"]),

@@ -368,6 +368,15 @@ struct AgentStateMachine: Sendable {
         toolTurns += 1
         forgetAnswersAChangeMayHaveOutdated(by: outcomes)
         for outcome in outcomes { record(outcome) }
+        // A search is the way to a call, not a step towards the answer: after a turn that only
+        // searched and found tools, the next turn calls (one of them, or searches again). Behind
+        // `searchTools` the 1.5B model found `ls` and then answered "you can run `ls -a`".
+        if let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }),
+            outcomes.contains(where: { !SearchToolsTool.names(in: $0.result).isEmpty })
+        {
+            committedAt = toolTurns
+            committedTools = nil
+        }
         repairs = 0
         return ask(turn: turn + 1)
     }

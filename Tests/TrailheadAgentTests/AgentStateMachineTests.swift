@@ -160,6 +160,14 @@ import TripPlanner
         #expect(call(mv) == .runTools(turn: 5, calls: [mv]))
         _ = m.toolsFinished([.init(call: mv, result: nil, error: nil)])
         guard case .repair = call(mv) else { Issue.record("the call that just ran, at once again, is a repeat"); return }
+
+        // A call that returns what it returned before changed nothing: mkdir again (its first
+        // result) leaves pwd answered.
+        #expect(call(pwd) == .runTools(turn: 7, calls: [pwd]))
+        _ = m.toolsFinished([.init(call: pwd, result: ["current_working_directory": "/"], error: nil)])
+        #expect(call(mkdir) == .runTools(turn: 8, calls: [mkdir]))
+        _ = m.toolsFinished([.init(call: mkdir, result: nil, error: nil)])
+        #expect(!m.offeredTools.contains("pwd"), "nothing changed: its one call has still answered")
     }
 
     @Test func repairsAreBounded() {

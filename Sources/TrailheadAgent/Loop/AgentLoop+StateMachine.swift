@@ -67,6 +67,8 @@ struct AgentStateMachine: Sendable {
     private(set) var groundingFailure: GroundingFailure?
     private var repairs = 0
     private var callCounts: [ToolCallRequest: Int] = [:]
+    /// What each call of a tool that may change something last returned when it succeeded.
+    private var effects: [ToolCallRequest: GeneratedContent] = [:]
     /// Tools left out of the step schema: their one possible call has been answered.
     private var exhausted: Set<String> = []
     /// Turns whose calls ran.
@@ -382,14 +384,21 @@ struct AgentStateMachine: Sendable {
     }
 
     /// What an earlier call answered stands only while nothing that may change what it read has
-    /// run since: after a call that succeeded to a tool not marked read-only (`Tool.isReadOnly`),
-    /// the calls made before may be made again (a repeat is no longer refused, a tool left out once
-    /// its one call had answered or its choices were all asked comes back). "mv report.pdf temp"
-    /// failed, "mkdir temp" succeeded: moving again is the way forward, not a repeat; `pwd` after
-    /// a `cd` is a new question. This turn's own calls stay counted: asking them again at once
-    /// would repeat them.
+    /// run since: after a call to a tool not marked read-only (`Tool.isReadOnly`) that succeeded
+    /// and did not return what the same call returned before, the calls made before may be made
+    /// again (a repeat is no longer refused, a tool left out once its one call had answered or its
+    /// choices were all asked comes back). "mv report.pdf temp" failed, "mkdir temp" succeeded:
+    /// moving again is the way forward, not a repeat; `pwd` after a `cd` is a new question. This
+    /// turn's own calls stay counted: asking them again at once would repeat them. A call that
+    /// returns what it returned before changed nothing (`cd .` twice), so `ls`, `cd .`, `ls`, …
+    /// cannot go round until the turn limit.
     private mutating func forgetAnswersAChangeMayHaveOutdated(by outcomes: [ToolOutcome]) {
-        let changed = outcomes.contains { $0.error == nil && $0.call.tool != searchTool && tools[$0.call.tool]?.isReadOnly == false }
+        var changed = false
+        for outcome in outcomes where outcome.error == nil && outcome.call.tool != searchTool && tools[outcome.call.tool]?.isReadOnly == false {
+            let result = outcome.result ?? .null
+            if effects[outcome.call] != result { changed = true }
+            effects[outcome.call] = result
+        }
         guard changed else { return }
         let now = outcomes.map(\.call)
         callCounts = callCounts.filter { now.contains($0.key) }

@@ -77,7 +77,9 @@ import TrailheadSchema
         _ = try await session.respond(to: "What is the area of a triangle of base 10 and height 5?")
         let schemas = try model.requests.map { try #require($0.schema?.json.jsonString) }
         #expect(schemas.count == 4)
-        #expect(schemas[1].contains(#""answer""#), "a search that found nothing leaves the answer offered")
+        #expect(schemas[1].contains(#""answer""#), "a query that found nothing leaves the answer offered…")
+        #expect(schemas[1].contains("calculate_triangle_area"), "…and the request's words found the tool")
+        #expect(model.requests[1].messages.last?.content.contains("Nothing matched the query") == true)
         #expect(!schemas[2].contains(#""answer""#), "after a search that found tools, the turn calls: \(schemas[2])")
         #expect(schemas[2].contains("calculate_triangle_area"))
         #expect(schemas[3].contains(#""answer""#), "after the call, the answer is offered again")

@@ -371,10 +371,11 @@ struct AgentStateMachine: Sendable {
         forgetAnswersAChangeMayHaveOutdated(by: outcomes)
         for outcome in outcomes { record(outcome) }
         // A search is the way to a call, not a step towards the answer: after a turn that only
-        // searched and found tools, the next turn calls (one of them, or searches again). Behind
-        // `searchTools` the 1.5B model found `ls` and then answered "you can run `ls -a`".
+        // searched and whose query found tools, the next turn calls (one of them, or searches
+        // again). Behind `searchTools` the 1.5B model found `ls` and then answered "you can run
+        // `ls -a`". Tools found only by the request's words leave the answer offered.
         if let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }),
-            outcomes.contains(where: { !SearchToolsTool.names(in: $0.result).isEmpty })
+            outcomes.contains(where: { SearchToolsTool.queryFound($0.result) })
         {
             committedAt = toolTurns
             committedTools = nil

@@ -174,11 +174,11 @@ public final class LanguageModelSession: Sendable {
     let searchIndex: ToolSearchIndex
 
     /// The search tool, when `configuration.toolSearch` applies to this session's tools.
-    func searchTool(_ configuration: Configuration) -> SessionTool? {
+    func searchTool(_ configuration: Configuration, answering request: String = "") -> SessionTool? {
         let search = configuration.toolSearch
         let share = state.withLock { $0.toolListingShare }
         guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }, listingShare: share) else { return nil }
-        return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch))
+        return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch, request: request))
     }
 
     /// Counts the tools' listing with the model's own tokenizer against its context, once, before
@@ -405,7 +405,7 @@ public final class LanguageModelSession: Sendable {
             message += schema.promptDescription
         }
 
-        let search = searchTool(configuration)
+        let search = searchTool(configuration, answering: prompt.text)
         let runnable = search.map { tools.merging([($0.name, $0)], uniquingKeysWith: { a, _ in a }) } ?? tools
         var loop = AgentLoop(
             model: model, options: options, tools: SessionToolRunner(tools: runnable, approve: configuration.approve, around: configuration.aroundToolCall), record: { self.record($0) },

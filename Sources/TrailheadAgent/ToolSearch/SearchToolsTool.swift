@@ -18,10 +18,27 @@ struct SearchToolsTool: Tool {
     let listings: [String: String]
     let limit: Int
 
+    /// The request the session is answering: searched when the model's query finds nothing.
+    var request = ""
+
+    /// The tools the query finds. When it finds none (the model's words can miss every tool:
+    /// "extract anomaly from experiment_log.txt" for `grep`), the request's own words are searched,
+    /// and the result says so (`byRequest`): the model reads that its query found nothing.
     func call(arguments: Arguments) async throws -> GeneratedContent {
         let found = index.search(arguments.query, limit: limit)
-        return ["tools": .array(found.map { ["name": .string($0), "usage": .string(listings[$0] ?? $0)] })]
+        guard found.isEmpty, !request.isEmpty else { return result(found) }
+        let byRequest = index.search(request, limit: limit)
+        return byRequest.isEmpty ? result([]) : result(byRequest, note: "Nothing matched the query; these match the request's words.")
     }
+
+    private func result(_ names: [String], note: String? = nil) -> GeneratedContent {
+        var result: JSONObject = ["tools": .array(names.map { ["name": .string($0), "usage": .string(listings[$0] ?? $0)] })]
+        if let note { result["byRequest"] = .string(note) }
+        return .object(result)
+    }
+
+    /// Whether a search's result holds tools its query found (not the request's words).
+    static func queryFound(_ result: GeneratedContent?) -> Bool { !names(in: result).isEmpty && result?["byRequest"] == nil }
 
     /// The names a search's result holds (what joins the step schema).
     static func names(in result: GeneratedContent?) -> [String] {

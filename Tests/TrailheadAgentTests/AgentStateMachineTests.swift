@@ -170,6 +170,39 @@ import TripPlanner
         #expect(!m.offeredTools.contains("pwd"), "nothing changed: its one call has still answered")
     }
 
+    /// After a search whose query found tools that can still be called, the next turn calls one of
+    /// them or searches again; a search that found only a tool already answered leaves the answer
+    /// offered and commits to nothing else.
+    @Test func aSearchCommitsTheNextTurnToWhatItFound() throws {
+        let query = try GenerationSchema(json: [
+            "type": "object", "properties": ["query": ["type": "string"]], "required": ["query"], "additionalProperties": false,
+        ])
+        let text = try GenerationSchema(json: [
+            "type": "object", "properties": ["content": ["type": "string"]], "required": ["content"], "additionalProperties": false,
+        ])
+        let nothing = try GenerationSchema(json: ["type": "object", "properties": [:], "additionalProperties": false])
+        var m = AgentStateMachine(
+            tools: [.init(name: "searchTools", arguments: query), .init(name: "ls", arguments: nothing), .init(name: "post", arguments: text)],
+            outputSchema: ["type": "string"], grounding: GroundingGuard(rules: [], enabledTools: []), searchTool: "searchTools")
+        _ = m.start()
+        func search(_ words: String, finds names: [String]) -> AgentStateMachine.Action {
+            let call = ToolCallRequest(tool: "searchTools", arguments: ["query": .string(words)])
+            _ = m.modelAnswered(["name": "searchTools", "arguments": call.arguments], text: "")
+            return m.toolsFinished([.init(call: call, result: ["tools": .array(names.map { ["name": .string($0), "usage": .string($0 + "()")] })], error: nil)])
+        }
+        guard case .generate(_, let afterSearch, _) = search("post", finds: ["post"]) else { Issue.record("expected generate"); return }
+        #expect(afterSearch["properties"]?["answer"] == nil && !afterSearch.jsonString.contains(#""answer""#), "found post: the turn calls")
+        #expect(m.offeredTools == ["searchTools", "post"])
+        let ls = ToolCallRequest(tool: "ls", arguments: [:])
+        guard case .generate = search("list", finds: ["ls"]) else { Issue.record("expected generate"); return }
+        #expect(m.offeredTools == ["searchTools", "ls"], "the commitment is to what this search found")
+        _ = m.modelAnswered(["name": "ls", "arguments": [:]], text: "")
+        _ = m.toolsFinished([.init(call: ls, result: ["files": ["a.txt"]], error: nil)])
+        guard case .generate(_, let afterUseless, _) = search("list files", finds: ["ls"]) else { Issue.record("expected generate"); return }
+        #expect(afterUseless.jsonString.contains(#""answer""#), "ls has answered: nothing found can be called, the answer is offered")
+        #expect(m.offeredTools == ["searchTools", "post"], "and post is not forced")
+    }
+
     @Test func repairsAreBounded() {
         var m = machine()
         _ = m.start()

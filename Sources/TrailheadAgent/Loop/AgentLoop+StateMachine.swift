@@ -371,14 +371,18 @@ struct AgentStateMachine: Sendable {
         forgetAnswersAChangeMayHaveOutdated(by: outcomes)
         for outcome in outcomes { record(outcome) }
         // A search is the way to a call, not a step towards the answer: after a turn that only
-        // searched and whose query found tools, the next turn calls (one of them, or searches
-        // again). Behind `searchTools` the 1.5B model found `ls` and then answered "you can run
-        // `ls -a`". Tools found only by the request's words leave the answer offered.
-        if let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }),
-            outcomes.contains(where: { SearchToolsTool.queryFound($0.result) })
-        {
-            committedAt = toolTurns
-            committedTools = nil
+        // searched and whose query found tools that may still be called, the next turn calls one
+        // of them (or searches again). Behind `searchTools` the 1.5B model found `ls` and then
+        // answered "you can run `ls -a`". Tools found only by the request's words, or none that
+        // can still be called (`ls` already answered), leave the answer offered: the commitment
+        // is to what the search found, never to some other tool.
+        if let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }) {
+            let found = Set(outcomes.filter { SearchToolsTool.queryFound($0.result) }.flatMap { SearchToolsTool.names(in: $0.result) })
+            let callable = offeredTools.filter(found.contains)
+            if !callable.isEmpty {
+                committedAt = toolTurns
+                committedTools = callable + [searchTool]
+            }
         }
         repairs = 0
         return ask(turn: turn + 1)

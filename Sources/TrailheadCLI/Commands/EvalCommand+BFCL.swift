@@ -121,10 +121,14 @@ extension EvalCommand {
     /// the run ends), so no agent finds another's prompt in a cache: each reads only what it sent
     /// itself, and the session's and endpoint's times compare case by case, median against median.
     /// Any other model is used as it is (session and endpoint then alternate going first).
+    /// No idle shutdown: the peers' requests go to llama-server directly, never through
+    /// `LocalModel`, so its watchdog saw 10 minutes without use and stopped their server mid-run
+    /// (every peer request after it failed at once); a peer's conversation alone can outlast it too.
     static func ownServer(for model: any LanguageModel, folder: String, contextSize: Int? = nil, slots: Int? = nil) -> any LanguageModel {
         guard let local = model as? LocalModel else { return model }
         var configuration = local.configuration
         configuration.runDirectory += "/" + folder
+        configuration.idleShutdownSeconds = nil
         if let contextSize { configuration.contextSize = contextSize }
         if let slots { configuration.parallelSlots = slots }
         return LocalModel(configuration: configuration)

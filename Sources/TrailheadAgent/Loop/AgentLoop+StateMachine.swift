@@ -69,7 +69,8 @@ struct AgentStateMachine: Sendable {
     private var callCounts: [ToolCallRequest: Int] = [:]
     /// What each call of a tool that may change something last returned when it succeeded.
     private var effects: [ToolCallRequest: GeneratedContent] = [:]
-    /// Tools left out of the step schema: their one possible call has been answered.
+    /// Tools left out of the step schema: their one possible call has been answered, or the model
+    /// repeated a call of theirs (until a change, `forgetAnswersAChangeMayHaveOutdated`).
     private var exhausted: Set<String> = []
     /// Turns whose calls ran.
     private var toolTurns = 0
@@ -113,7 +114,13 @@ struct AgentStateMachine: Sendable {
     ) {
         self.exampleCopies = exampleCopies
         self.searchTool = searchTool
-        self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // The search tool reads an index and changes nothing, whatever its schema says.
+        self.tools = Dictionary(
+            tools.map { tool in
+                var tool = tool
+                if tool.name == searchTool { tool.isReadOnly = true }
+                return (tool.name, tool)
+            }, uniquingKeysWith: { a, _ in a })
         self.toolOrder = tools.map(\.name)
         self.outputSchema = outputSchema
         self.grounding = grounding
@@ -163,7 +170,7 @@ struct AgentStateMachine: Sendable {
         guard !schema.tools.isEmpty, schema.final != nil else { return nil }
         let offered = schema.tools.map(\.name)
         return ToolDecision.Moment(
-            offered: offered, readOnly: offered.filter { $0 == searchTool || tools[$0]?.isReadOnly == true }, later: toolTurns > 0,
+            offered: offered, readOnly: offered.filter { tools[$0]?.isReadOnly == true }, later: toolTurns > 0,
             afterFailure: retriesAfterThisFailure)
     }
 
@@ -370,22 +377,24 @@ struct AgentStateMachine: Sendable {
         toolTurns += 1
         forgetAnswersAChangeMayHaveOutdated(by: outcomes)
         for outcome in outcomes { record(outcome) }
-        // A search is the way to a call, not a step towards the answer: after a turn that only
-        // searched and whose query found tools that may still be called, the next turn calls one
-        // of them (or searches again). Behind `searchTools` the 1.5B model found `ls` and then
-        // answered "you can run `ls -a`". Tools found only by the request's words, or none that
-        // can still be called (`ls` already answered), leave the answer offered: the commitment
-        // is to what the search found, never to some other tool.
-        if let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }) {
-            let found = Set(outcomes.filter { SearchToolsTool.queryFound($0.result) }.flatMap { SearchToolsTool.names(in: $0.result) })
-            let callable = offeredTools.filter(found.contains)
-            if !callable.isEmpty {
-                committedAt = toolTurns
-                committedTools = callable + [searchTool]
-            }
-        }
+        commitToWhatTheSearchFound(outcomes)
         repairs = 0
         return ask(turn: turn + 1)
+    }
+
+    /// A search is the way to a call, not a step towards the answer: after a turn that only
+    /// searched and whose query found tools that may still be called, the next turn calls one of
+    /// them (or searches again). Behind `searchTools` the 1.5B model found `ls` and then answered
+    /// "you can run `ls -a`". Tools found only by the request's words, or none that can still be
+    /// called (`ls` already answered), leave the answer offered: the commitment is to what the
+    /// search found, never to some other tool.
+    private mutating func commitToWhatTheSearchFound(_ outcomes: [ToolOutcome]) {
+        guard let searchTool, outcomes.allSatisfy({ $0.call.tool == searchTool && $0.error == nil }) else { return }
+        let foundNow = Set(outcomes.filter { SearchToolsTool.queryFound($0.result) }.flatMap { SearchToolsTool.names(in: $0.result) })
+        let callable = offeredTools.filter(foundNow.contains)
+        guard !callable.isEmpty else { return }
+        committedAt = toolTurns
+        committedTools = callable + [searchTool]
     }
 
     /// What an earlier call answered stands only while nothing that may change what it read has
@@ -399,7 +408,7 @@ struct AgentStateMachine: Sendable {
     /// cannot go round until the turn limit.
     private mutating func forgetAnswersAChangeMayHaveOutdated(by outcomes: [ToolOutcome]) {
         var changed = false
-        for outcome in outcomes where outcome.error == nil && outcome.call.tool != searchTool && tools[outcome.call.tool]?.isReadOnly == false {
+        for outcome in outcomes where outcome.error == nil && tools[outcome.call.tool]?.isReadOnly == false {
             let result = outcome.result ?? .null
             if effects[outcome.call] != result { changed = true }
             effects[outcome.call] = result

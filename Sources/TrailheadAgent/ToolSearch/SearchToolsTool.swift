@@ -5,6 +5,8 @@ import TrailheadSchema
 struct SearchToolsTool: Tool {
     let name = ToolSearch.toolName
     let description = "Finds the tools that can do what the request asks. Call it first, with the request's key words."
+    /// It reads an index: a search changes nothing.
+    let isReadOnly = true
 
     struct Arguments: Generable {
         var query: String

@@ -75,7 +75,8 @@ extension EvalCommand {
             if !served.isEmpty { context.stdout.line(served) }
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
-        for case let own as LocalModel in [endpointModel, peerModel] where own !== model as? LocalModel { await own.stop() }
+        // Only the managed local model gets servers of its own (`ownServer`); they end with the run.
+        for case let own as LocalModel in [endpointModel, peerModel] { await own.stop() }
         return .success
     }
 

@@ -214,6 +214,67 @@ import TrailheadModels
         #expect(turns[1].finishReason?.contains("asked for one call more, kept the 1 it had made") == true, Comment(rawValue: turns[1].finishReason ?? "nil"))
     }
 
+    @Test func aCallAddedWhenAskedForMoreKeepsOnlyValuesFromTheConversation() async throws {
+        // BFCL's parallel_1: "a change in time of 4 seconds, then repeat with 10 seconds"; asked
+        // for one call more, the model added a third call with 14 seconds, which nobody gave.
+        let tool = Lookup()
+        let leans = [TokenProbability(token: #"},{""#, probability: 0.7), TokenProbability(token: "}}", probability: 0.3)]
+        let two = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#)])
+        let three = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#), call(#"{"query":"Cleo"}"#)])
+        let model = RecordingModel([two, three, answer("Both live in LA.")], nextTokenProbabilities: leans)
+        let session = LanguageModelSession(model: model, tools: [tool])
+        session.configuration.limits.maximumCallsPerTurn = 3
+        let response = try await session.respond(to: "Where do Ana and Ben live?")
+        #expect(response.content == "Both live in LA.")
+        // (Read-only lookups run at once: in any order.)
+        #expect(Set(tool.calls) == [["query": "Ana"], ["query": "Ben"]], "Cleo is not in the request: the chain stays as the model made it")
+        let turns = session.transcript.entries.compactMap { if case .modelTurn(let turn) = $0 { turn } else { nil } }
+        #expect(turns[1].finishReason?.contains(#"lookup.query: "Cleo" is not in the conversation"#) == true, Comment(rawValue: turns[1].finishReason ?? "nil"))
+        #expect(turns[1].finishReason?.contains("kept the 2 it had made") == true)
+
+        // Named in the request, the added call stands; and so does any at a share of 0.99 or more.
+        let named = Lookup()
+        let asked = RecordingModel([two, three, answer("All live in LA.")], nextTokenProbabilities: leans)
+        let grounded = LanguageModelSession(model: asked, tools: [named])
+        grounded.configuration.limits.maximumCallsPerTurn = 3
+        _ = try await grounded.respond(to: "Where do Ana, Ben and cleo live?")
+        #expect(Set(named.calls) == [["query": "Ana"], ["query": "Ben"], ["query": "Cleo"]])
+        let sure = Lookup()
+        let wantsMore = [TokenProbability(token: #"},{""#, probability: 0.995), TokenProbability(token: "}}", probability: 0.005)]
+        let certain = LanguageModelSession(model: RecordingModel([two, three, answer("All live in LA.")], nextTokenProbabilities: wantsMore), tools: [sure])
+        certain.configuration.limits.maximumCallsPerTurn = 3
+        _ = try await certain.respond(to: "Where do Ana and Ben live?")
+        #expect(sure.calls.count == 3)
+    }
+
+    @Test func anAddedCallBringsAValueOfTheConversationsThatTheCallsBeforeItLack() {
+        func calls(_ arguments: [GeneratedContent]) -> [ToolCallRequest] { arguments.map { ToolCallRequest(tool: "f", arguments: $0) } }
+        func reasons(_ added: [GeneratedContent], after earlier: [GeneratedContent], _ conversation: String) -> [String] {
+            AddedCallGrounding.reasons(against: calls(added), after: calls(earlier), in: conversation)
+        }
+        let earlier: [GeneratedContent] = [["b_field": 5, "area": 2, "d_time": 4], ["b_field": 5, "area": 2, "d_time": 10]]
+        let request = "A field of 5 Tesla, area of 2 square meters and 4 seconds, then repeat with 10 seconds."
+        #expect(reasons([["b_field": 5, "area": 2, "d_time": 14]], after: earlier, request) == ["f.d_time: 14 is not in the conversation"])
+        #expect(reasons([["b_field": 5, "area": 2, "d_time": 10]], after: Array(earlier.prefix(1)), request).isEmpty)
+        // Each value given, but each used already: the calls before it, mixed (BFCL's parallel_21,
+        // and parallel_multiple_5 with another tool).
+        let crimes: [GeneratedContent] = [["location": "San Francisco", "year": 2019], ["location": "Texas", "year": 2018]]
+        #expect(reasons([["location": "San Francisco", "year": 2018]], after: crimes, "San Francisco in 2019 and Texas in 2018")
+            == ["f only uses values of the calls before it"])
+        let gcd = [ToolCallRequest(tool: "gcd", arguments: ["a": 96, "b": 128]), ToolCallRequest(tool: "lcm", arguments: ["a": 15, "b": 25])]
+        let request2 = "The GCD of 96 and 128, and the LCM of 15 and 25."
+        #expect(AddedCallGrounding.reasons(against: [ToolCallRequest(tool: "gcd", arguments: ["a": 15, "b": 25])], after: gcd, in: request2)
+            == ["gcd only uses values of the calls before it"])
+        #expect(AddedCallGrounding.reasons(against: [ToolCallRequest(tool: "lcm", arguments: ["a": 96, "b": 7])], after: gcd, in: request2)
+            == ["lcm.b: 7 is not in the conversation"])
+        // A rate written as a percentage, a list of numbers, thousands, names in any case, arrays.
+        let rates = "Invest 1,000 dollars at 5% for 10,15 and 20 years in new york and Boston."
+        #expect(reasons([["amount": 1000, "rate": 0.05, "years": 15, "city": "New York"]], after: [], rates).isEmpty)
+        #expect(reasons([["years": 25, "cities": ["Boston", "Paris"], "compound": true]], after: [], rates)
+            == ["f.years: 25 is not in the conversation", "f.cities[]: \"Paris\" is not in the conversation"])
+        #expect(AddedCallGrounding.numbers(in: "5,10 and 15; 1,000.5 or .25.") == [5, 10, 510, 15, 1, 1000.5, 0.5, 0.25].reduce(into: Set<Double>()) { $0.insert($1) })
+    }
+
     @Test func theWatcherStopsAtTheFirstRepeatedLink() {
         var watcher = ChainSalvage.RepeatWatcher()
         let text = chain([call(#"{"query":"Ana"}"#), call(#"{"query":"Ben"}"#), call(#"{"query":"Ana"}"#), call(#"{"query":"Eve"}"#)])

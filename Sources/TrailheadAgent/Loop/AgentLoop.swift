@@ -68,7 +68,8 @@ struct AgentLoop: Sendable {
         var decision: (callProbability: Double, committed: Bool)?
         var decidedTurns: Set<Int> = []
         // The chain a turn made before it was asked again one call longer (`continuesChain`).
-        var shorterChain: (parsed: GeneratedContent, links: Int)?
+        // `checked`: the added call is kept only when it brings something new (`AddedCallGrounding`).
+        var shorterChain: (parsed: GeneratedContent, links: Int, checked: Bool)?
         while true {
             if Task.isCancelled {
                 record(.cancelled(.init(turn: Self.turnNumber(action))))
@@ -113,20 +114,26 @@ struct AgentLoop: Sendable {
                     // longer chain closed: the calls the model had already made stand (the asked-again
                     // turn of BFCL's `parallel_23` repeated "0" inside its first call's number, and the
                     // response failed with its one valid call lost).
+                    // So does a longer chain, asked for below `chainThreshold`, whose added call brings
+                    // nothing new from the conversation (`AddedCallGrounding`).
                     if let shorter = shorterChain {
                         shorterChain = nil
-                        let longer = parsed.flatMap { Step($0) }.map { if case .call(let calls) = $0 { calls.count } else { 0 } } ?? 0
-                        if loop != nil || longer <= shorter.links {
+                        let calls: [ToolCallRequest] = parsed.flatMap { Step($0) }.map { if case .call(let calls) = $0 { calls } else { [] } } ?? []
+                        let reasons = shorter.checked && calls.count > shorter.links
+                            ? AddedCallGrounding.reasons(against: Array(calls[shorter.links...]), after: Array(calls[..<shorter.links]), in: Self.said(messages))
+                            : []
+                        if loop != nil || calls.count <= shorter.links || !reasons.isEmpty {
                             parsed = shorter.parsed
                             loop = nil
                             salvaged = true
-                            reply.finishReason = (reply.finishReason ?? "stop") + "; asked for one call more, kept the \(shorter.links) it had made"
+                            let why = reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"
+                            reply.finishReason = (reply.finishReason ?? "stop") + "; asked for one call more, kept the \(shorter.links) it had made\(why)"
                         }
                     }
-                    // A chain the grammar ended where the model was all but certain another call
-                    // follows (`ToolDecision.chainThreshold`): the turn is asked again with one link more.
+                    // A chain the grammar ended where the model leaned towards another call
+                    // (`ToolDecision.chainThreshold`): the turn is asked again with one link more.
                     var continuation: Double?, links = 0
-                    if loop == nil, !salvaged, toolDecision.chainThreshold != nil, let parsed, case .call(let calls)? = Step(parsed),
+                    if loop == nil, !salvaged, toolDecision.asksAboutChainEnds, let parsed, case .call(let calls)? = Step(parsed),
                         machine.mayAskForMoreCalls(than: calls.count)
                     {
                         links = calls.count
@@ -137,9 +144,9 @@ struct AgentLoop: Sendable {
                     lastTexts = Array((lastTexts + [reply.text]).suffix(2))
                     run.usage.add(reply.usage, metadata: reply.metadata)
                     run.modelID = reply.modelID
-                    if toolDecision.continuesChain(continuation), let parsed {
+                    if case .askAgain(let checked) = toolDecision.continuesChain(continuation), let parsed {
                         // Asked again: the shorter chain is not what the model reads it said.
-                        shorterChain = (parsed, links)
+                        shorterChain = (parsed, links, checked)
                         action = machine.askForMoreCalls(than: links)
                         continue
                     } else if let loop {
@@ -189,6 +196,16 @@ struct AgentLoop: Sendable {
                 return run
             }
         }
+    }
+
+    /// What the user and the tools have said in `history`: where an added call's values must come from.
+    static func said(_ history: [HistoryEntry]) -> String {
+        history.filter {
+            switch $0.source {
+            case .prompt, .toolOutputs: true
+            default: false
+            }
+        }.map(\.message.content).joined(separator: "\n")
     }
 
     /// The messages the model reads of `history` this turn.

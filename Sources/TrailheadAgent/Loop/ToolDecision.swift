@@ -27,7 +27,10 @@ import TrailheadModels
 /// tools at 0.3, tools with side effects at 0.5), once in a response: the model answered with the
 /// error where the error said how to mend the call. And at the end of a turn's chain of calls,
 /// where the grammar lets the model close the chain or add a call, a share of another call of 0.99
-/// or more asks the turn again one call longer (`chainContinuation`). Measured on the bundled plugins and BFCL in docs/TOOL-CALLING.md.
+/// or more asks the turn again one call longer (`chainContinuation`), and so does one of a half or
+/// more, whose added call is kept only when it uses a value of the conversation's that no call
+/// before it used (`AddedCallGrounding`). Measured on the bundled plugins and BFCL in
+/// docs/TOOL-CALLING.md.
 public struct ToolDecision: Sendable, Hashable {
     /// Commit to a call when every tool offered is read-only and the call's share of the
     /// probability is at least this; `nil`: the model's own choice.
@@ -39,9 +42,15 @@ public struct ToolDecision: Sendable, Hashable {
     public var laterReadOnlyThreshold: Double?
 
     /// Ask a turn again with one call more when, at the end of its chain, the share of another
-    /// call in the model's probabilities is at least this (`chainContinuation`); `nil`: the chain
-    /// ends where the model ended it under the grammar.
+    /// call in the model's probabilities is at least this (`chainContinuation`), and keep the call
+    /// the model adds; `nil`: the chain ends where the model ended it under the grammar.
     public var chainThreshold: Double?
+
+    /// Below `chainThreshold`, ask again at this share or more, and keep the added call only when
+    /// it uses a value of the conversation's that no call before it used (`AddedCallGrounding`): a
+    /// lean towards another call is not a call, the call the model adds shows whether it was one.
+    /// `nil`: only `chainThreshold` asks again.
+    public var checkedChainThreshold: Double?
 
     /// The turn right after one whose every call failed (the model read only errors) is decided
     /// as a response's first turn is, once in a response: read-only tools are committed to at
@@ -53,12 +62,13 @@ public struct ToolDecision: Sendable, Hashable {
 
     public init(
         readOnlyThreshold: Double? = 0.2, threshold: Double? = 0.5, laterReadOnlyThreshold: Double? = 0.3, chainThreshold: Double? = 0.99,
-        afterFailureThreshold: Double? = 0.3
+        checkedChainThreshold: Double? = 0.5, afterFailureThreshold: Double? = 0.3
     ) {
         self.readOnlyThreshold = readOnlyThreshold
         self.threshold = threshold
         self.laterReadOnlyThreshold = laterReadOnlyThreshold
         self.chainThreshold = chainThreshold
+        self.checkedChainThreshold = checkedChainThreshold
         self.afterFailureThreshold = afterFailureThreshold
     }
 
@@ -85,7 +95,8 @@ public struct ToolDecision: Sendable, Hashable {
     public static let standard = ToolDecision()
     /// Always the model's own (greedy) choice.
     public static let modelsChoice = ToolDecision(
-        readOnlyThreshold: nil, threshold: nil, laterReadOnlyThreshold: nil, chainThreshold: nil, afterFailureThreshold: nil)
+        readOnlyThreshold: nil, threshold: nil, laterReadOnlyThreshold: nil, chainThreshold: nil, checkedChainThreshold: nil,
+        afterFailureThreshold: nil)
 
     /// The variables that override the thresholds for experiments: a number between 0 and 1, or
     /// `off` for the model's own choice.
@@ -93,6 +104,7 @@ public struct ToolDecision: Sendable, Hashable {
     public static let sideEffectsVariable = "TRAILHEAD_CALL_THRESHOLD"
     public static let laterVariable = "TRAILHEAD_LATER_CALL_THRESHOLD"
     public static let chainVariable = "TRAILHEAD_CHAIN_THRESHOLD"
+    public static let checkedChainVariable = "TRAILHEAD_CHECKED_CHAIN_THRESHOLD"
     public static let afterFailureVariable = "TRAILHEAD_AFTER_FAILURE_CALL_THRESHOLD"
 
     /// `standard`, with the variables applied when they are set and valid.
@@ -110,6 +122,7 @@ public struct ToolDecision: Sendable, Hashable {
         read(sideEffectsVariable, into: \.threshold)
         read(laterVariable, into: \.laterReadOnlyThreshold)
         read(chainVariable, into: \.chainThreshold)
+        read(checkedChainVariable, into: \.checkedChainThreshold)
         read(afterFailureVariable, into: \.afterFailureThreshold)
         return decision
     }
@@ -169,8 +182,8 @@ public struct ToolDecision: Sendable, Hashable {
     ///
     /// On BFCL's `parallel` and `parallel_multiple` cases that ended after one call under the
     /// grammar and needed more, the model's share of continuing was 0.99 or more in 24 of 30 (it
-    /// wanted `},{"` — another call in a list — which the chain's grammar does not allow); on the
-    /// 60 `simple_python` and `multiple` cases that need one call it was under 0.99 in 59.
+    /// wanted `},{"` — another call in a list — which the chain's grammar does not allow), and
+    /// 0.25–0.96 in most of the rest; on `simple_python` cases right with one call, 0.01–0.40.
     public static func chainContinuation(_ candidates: [TokenProbability]) -> Double? {
         var more = 0.0, close = 0.0
         for candidate in candidates {
@@ -185,11 +198,25 @@ public struct ToolDecision: Sendable, Hashable {
         return more / (more + close)
     }
 
-    /// Whether a chain whose end had this share of another call is asked again one call longer.
-    public func continuesChain(_ continuation: Double?) -> Bool {
-        guard let continuation, let chainThreshold else { return false }
-        return continuation >= chainThreshold
+    /// How a chain whose end had a share of another call is continued.
+    public enum ChainContinuation: Sendable, Equatable {
+        /// The chain ends as the model ended it.
+        case ends
+        /// The turn is asked again one call longer; `checked`: the added call is kept only when
+        /// `AddedCallGrounding` finds it brings a new value of the conversation's.
+        case askAgain(checked: Bool)
     }
+
+    /// How a chain whose end had this share of another call is continued.
+    public func continuesChain(_ continuation: Double?) -> ChainContinuation {
+        guard let continuation else { return .ends }
+        if let chainThreshold, continuation >= chainThreshold { return .askAgain(checked: false) }
+        if let checkedChainThreshold, continuation >= checkedChainThreshold { return .askAgain(checked: true) }
+        return .ends
+    }
+
+    /// Whether any chain end is asked about (else its probabilities are not asked).
+    var asksAboutChainEnds: Bool { chainThreshold != nil || checkedChainThreshold != nil }
 
     /// What the first decision comes to.
     public enum Outcome: Sendable, Equatable {

@@ -72,8 +72,8 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var callProbability: Double?
         public var committedToCall: Bool?
         /// At the end of the turn's chain of calls, the share of another call in the model's
-        /// probabilities (`ToolDecision.chainThreshold`); at or above the threshold the turn was
-        /// asked again with one call more.
+        /// probabilities (`ToolDecision.chainThreshold`, `checkedChainThreshold`); at or above a
+        /// threshold the turn was asked again with one call more.
         public var chainContinuation: Double?
 
         public init(

@@ -30,7 +30,8 @@ struct EvalCommand: Command {
             With --bfcl, evaluates tool calling on the Berkeley Function Calling Leaderboard instead: the CATEGORIES \
             (default simple_python,multiple,parallel,parallel_multiple,irrelevance) of BFCL v4, from the bfcl-eval wheel \
             (`Scripts/setup-python.sh` installs it), each case through a default session ending at its first tool \
-            turn, and through two peers on the same llama-server: (a) native tools, (b) calls read out of the text. \
+            turn, and through two peers on a llama-server of their own (the same model, 16,384 tokens of context): \
+            (a) native tools, (b) calls read out of the text. \
             Scored with BFCL's own AST checker; prints accuracy, median seconds and tokens per category and agent, and \
             the failures by kind. multi_turn_base is a conversation: every turn through one session whose calls run on \
             BFCL's executable backends (the peers driven as a framework drives a server), scored by BFCL's multi-turn checker.

@@ -5,7 +5,8 @@ import TrailheadSchema
 import TrailheadSupport
 
 /// `agent eval --bfcl`: BFCL v4 single-turn cases through a default Trailhead session, and the
-/// same cases through two peers on the same llama-server, each scored by BFCL's own AST checker.
+/// same cases through two peers on a llama-server at `peerEndpoint` (`agent eval` starts one of
+/// their own), each scored by BFCL's own AST checker.
 ///
 /// Per case, in turn (so the machine's load falls on all three alike): Trailhead's session with
 /// the case's functions as tools and BFCL's system prompt as instructions, ending at its first

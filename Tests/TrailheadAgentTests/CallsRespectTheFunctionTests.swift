@@ -414,6 +414,14 @@ import TrailheadModels
         #expect(ToolDecision.fromEnvironment([ToolDecision.environmentVariable: "7"]) == .standard)
         #expect(ToolDecision.fromEnvironment([ToolDecision.laterVariable: "off", ToolDecision.sideEffectsVariable: "0.6"])
             == ToolDecision(threshold: 0.6, laterReadOnlyThreshold: nil))
+        #expect(ToolDecision.fromEnvironment([ToolDecision.checkedChainVariable: "off", ToolDecision.chainVariable: "0.9"])
+            == ToolDecision(chainThreshold: 0.9, checkedChainThreshold: nil))
+        // At a chain's end: at 0.99 the added call is kept as written, from one half it is checked.
+        #expect(standard.continuesChain(0.995) == .askAgain(checked: false))
+        #expect(standard.continuesChain(0.6) == .askAgain(checked: true))
+        #expect(standard.continuesChain(0.4) == .ends)
+        #expect(standard.continuesChain(nil) == .ends)
+        #expect(ToolDecision(checkedChainThreshold: nil).continuesChain(0.6) == .ends)
     }
 
     func offersAnswer(_ request: ModelRequest) -> Bool { request.schema!.json.jsonString.contains(#""\#(keys.final)""#) }

@@ -122,9 +122,9 @@ final class EvalCommandTests: XCTestCase {
     /// llama-server of their own (no agent finds another's prompt in a cache; the peers with a
     /// context their whole prompts fit in), which answers their requests and is stopped when the
     /// run ends.
-    func testTheEndpointAndThePeersHaveALlamaServerEachOfTheirOwn() throws {
+    func testTheSessionTheEndpointAndThePeersHaveALlamaServerEachOfTheirOwn() throws {
         let run = ModelAssets().runDirectory, name = "local-model.\(ModelAssets.testModel.name)"
-        for folder in ["bfcl-serve", "bfcl-peers"] { try? FileManager.default.removeItem(atPath: "\(run)/\(folder)/\(name).log") }
+        for folder in ["bfcl-session", "bfcl-serve", "bfcl-peers"] { try? FileManager.default.removeItem(atPath: "\(run)/\(folder)/\(name).log") }
         let result = try AgentProcess.run(
             ["eval", "--bfcl", "simple_python:1", "--model", "local:test", "--serve", "--json"], environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -133,7 +133,8 @@ final class EvalCommandTests: XCTestCase {
             results.compactMap { $0["agent"]?.stringValue }, ["trailhead", "agent serve, openai client", "peer (a) native tools", "peer (b) calls from text"])
         // llama-server logs its slots, their context (the test model caps 16,384 at its 8,192, saying
         // so) and each request a slot takes ("… | task 0 | processing task").
-        for (folder, slots) in [("bfcl-serve", ["n_slots = 4, n_ctx_slot = 4096"]), ("bfcl-peers", ["n_slots = 1", "(16384)"])] {
+        let own = [("bfcl-session", ["n_slots = 4, n_ctx_slot = 4096"]), ("bfcl-serve", ["n_slots = 4, n_ctx_slot = 4096"]), ("bfcl-peers", ["n_slots = 1", "(16384)"])]
+        for (folder, slots) in own {
             let log = try String(contentsOfFile: "\(run)/\(folder)/\(name).log", encoding: .utf8)
             XCTAssertTrue(log.contains("processing task"), "\(folder): its own server answered: \(log.suffix(2000))")
             for words in slots { XCTAssertTrue(log.contains(words), "\(folder): \(words)") }

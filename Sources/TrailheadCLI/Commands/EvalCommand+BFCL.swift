@@ -24,20 +24,22 @@ extension EvalCommand {
             context.stderr.line("agent: no model available: \(reason)")
             return .noModel
         }
+        // Every agent a server of its own, started cold (`ownServer`).
+        let sessionModel = Self.ownServer(for: model, folder: "bfcl-session")
         let peerModel = noPeers ? nil : Self.ownServer(for: model, folder: "bfcl-peers", contextSize: Self.peerContext, slots: 1)
         var peers: String?
         if let peerModel { peers = try await Self.peerEndpoint(of: peerModel) }
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
         let transcripts = self.transcripts.map(context.absolutePath)
         if let transcripts { try? FileManager.default.createDirectory(atPath: transcripts, withIntermediateDirectories: true) }
-        var evaluation = BFCLEvaluation(worker: worker, model: model, peerEndpoint: peers, transcripts: transcripts)
+        var evaluation = BFCLEvaluation(worker: worker, model: sessionModel, peerEndpoint: peers, transcripts: transcripts)
         evaluation.usesBFCLInstructions = instructions == .bfcl
         evaluation.historyTransform = history.transform
         var server: AgentServer?
         let endpointModel = serve ? Self.ownServer(for: model, folder: "bfcl-serve") : nil
+        // The servers load before the first case, so no agent's first time holds a model load.
+        for local in [sessionModel, endpointModel].compactMap({ $0 as? LocalModel }) { try await Self.start(local) }
         if let endpointModel {
-            // Both servers load before the first case, so neither's first time holds a model load.
-            for local in [model, endpointModel].compactMap({ $0 as? LocalModel }) { try await Self.start(local) }
             server = try Self.startServer(serving: endpointModel, context: context)
             evaluation.serveEndpoint = server?.url
         }
@@ -76,7 +78,7 @@ extension EvalCommand {
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         // Only the managed local model gets servers of its own (`ownServer`); they end with the run.
-        for case let own as LocalModel in [endpointModel, peerModel] { await own.stop() }
+        for case let own as LocalModel in [sessionModel, endpointModel, peerModel] { await own.stop() }
         return .success
     }
 
@@ -117,11 +119,15 @@ extension EvalCommand {
         if count > 0 { evaluation.distractors = BFCLDistractors(cases: try evaluation.cases(categories, limit: nil)) }
     }
 
-    /// The model `agent serve` (`--serve`) or the peers talk to. The managed local model gets a
-    /// llama-server of its own for each (the same model in a run directory of its own, stopped when
-    /// the run ends), so no agent finds another's prompt in a cache: each reads only what it sent
-    /// itself, and the session's and endpoint's times compare case by case, median against median.
-    /// Any other model is used as it is (session and endpoint then alternate going first).
+    /// The model the session, `agent serve` (`--serve`) or the peers talk to. The managed local
+    /// model gets a llama-server of its own for each (the same model in a run directory of its own,
+    /// started cold, stopped when the run ends), so no agent finds another's prompt in a cache, nor
+    /// one an earlier run left: each reads only what it sent itself, and the session's and
+    /// endpoint's times compare case by case, median against median. (The session once shared the
+    /// everyday server, whose host-memory prompt cache (`--cache-ram`, 8 GiB) still held the cases
+    /// of an evaluation two hours before: its prompts cost 1 token, the endpoint's all of theirs, and
+    /// the endpoint's median came out 1.2–3.2 times the session's.) Any other model is used as it is
+    /// (session and endpoint then alternate going first).
     /// No idle shutdown: the peers' requests go to llama-server directly, never through
     /// `LocalModel`, so its watchdog saw 10 minutes without use and stopped their server mid-run
     /// (every peer request after it failed at once); a peer's conversation alone can outlast it too.

@@ -142,6 +142,28 @@ final class EvalCommandTests: XCTestCase {
         }
     }
 
+    func testAServerAnInterruptedRunLeftIsStoppedNotReused() async throws {
+        // An eval killed mid-run leaves its servers running, their caches full of its prompts; the
+        // next run in the same folder found the endpoint's and reused it, warm against a cold session.
+        guard let local = try ModelSpecifier.model("local:test") as? LocalModel else { return XCTFail("local:test is a local model") }
+        var configuration = local.configuration
+        configuration.runDirectory += "/bfcl-session"
+        configuration.idleShutdownSeconds = nil
+        try? FileManager.default.removeItem(atPath: configuration.logPath)
+        let leftover = LocalModel(configuration: configuration)
+        let pid = try await leftover.start().pid
+        let result = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1", "--model", "local:test", "--no-peers", "--json"], environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        // The folder's log says each start ("== <date> starting llama-server …"): the leftover's, then the run's own.
+        let log = try String(contentsOfFile: configuration.logPath, encoding: .utf8)
+        XCTAssertEqual(log.components(separatedBy: "\n== ").filter { $0.contains(" starting ") }.count, 2, log.suffix(3000).description)
+        // Gone, or a zombie of this process's that nobody reaped.
+        let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        XCTAssertTrue(stat == nil || stat!.contains(") Z "), "the leftover server was stopped: \(stat ?? "")")
+        await leftover.stop()
+    }
+
     func testTypedOptionsAreCheckedBeforeAnythingRuns() throws {
         let result = try AgentProcess.run(["eval", "/nonexistent.jsonl", "--runs", "0"] + folders)
         XCTAssertEqual(result.status, 2)

@@ -24,9 +24,12 @@ extension EvalCommand {
             context.stderr.line("agent: no model available: \(reason)")
             return .noModel
         }
-        // Every agent a server of its own, started cold (`ownServer`).
+        // Every agent a server of its own, started cold (`ownServer`). One that an interrupted run
+        // left in its folder still holds that run's prompts in its cache: it is stopped first.
         let sessionModel = Self.ownServer(for: model, folder: "bfcl-session")
         let peerModel = noPeers ? nil : Self.ownServer(for: model, folder: "bfcl-peers", contextSize: Self.peerContext, slots: 1)
+        let endpointModel = serve ? Self.ownServer(for: model, folder: "bfcl-serve") : nil
+        for case let own as LocalModel in [sessionModel, endpointModel, peerModel] { await own.stop() }
         var peers: String?
         if let peerModel { peers = try await Self.peerEndpoint(of: peerModel) }
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
@@ -36,7 +39,6 @@ extension EvalCommand {
         evaluation.usesBFCLInstructions = instructions == .bfcl
         evaluation.historyTransform = history.transform
         var server: AgentServer?
-        let endpointModel = serve ? Self.ownServer(for: model, folder: "bfcl-serve") : nil
         // The servers load before the first case, so no agent's first time holds a model load.
         for local in [sessionModel, endpointModel].compactMap({ $0 as? LocalModel }) { try await Self.start(local) }
         if let endpointModel {

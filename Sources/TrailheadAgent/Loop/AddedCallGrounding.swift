@@ -13,7 +13,7 @@ import TrailheadSchema
 /// already used — the calls before it, mixed. So an added call is kept when it uses a value no
 /// earlier call of the chain used, and each such value is one the conversation holds (the user's
 /// words, the tools' results): a number written there (or its hundredth, for "5 %" written 0.05),
-/// a string found there in any case. Booleans and nulls bring nothing. Otherwise the chain was
+/// a string found there, folded as grounding folds (`Grounding.fold`). Booleans and nulls bring nothing. Otherwise the chain was
 /// complete, and the turn keeps the calls the model made before it was asked again.
 enum AddedCallGrounding {
     /// Why the added calls are not kept, one reason each (`tool.path: value is not in the
@@ -22,7 +22,7 @@ enum AddedCallGrounding {
     static func reasons(against added: [ToolCallRequest], after earlier: [ToolCallRequest], in conversation: String) -> [String] {
         var used: Set<GeneratedContent> = []
         for call in earlier { leaves(of: call.arguments, at: "") { used.insert($1) } }
-        let text = conversation.lowercased()
+        let text = Grounding.fold(conversation)
         let numbers = Self.numbers(in: conversation)
         func said(_ value: GeneratedContent) -> Bool {
             switch value {
@@ -30,8 +30,8 @@ enum AddedCallGrounding {
                 let size = abs(number)
                 return numbers.contains(size) || numbers.contains((size * 100 * 1e9).rounded() / 1e9)
             case .string(let string):
-                let trimmed = string.trimmingCharacters(in: .whitespaces).lowercased()
-                return trimmed.isEmpty || text.contains(trimmed)
+                let folded = Grounding.fold(string)
+                return folded.isEmpty || text.contains(folded)
             default:
                 return true
             }
@@ -51,6 +51,16 @@ enum AddedCallGrounding {
             if !new { reasons.append("\(call.tool) only uses values of the calls before it") }
         }
         return reasons
+    }
+
+    /// What the user and the tools have said in `history`: where an added call's values must come from.
+    static func conversation(_ history: [HistoryEntry]) -> String {
+        history.filter {
+            switch $0.source {
+            case .prompt, .toolOutputs: true
+            default: false
+            }
+        }.map(\.message.content).joined(separator: "\n")
     }
 
     /// Calls `body` with each scalar of `value` and its path (`.key`, `[]` for any element).

@@ -110,19 +110,9 @@ struct AgentLoop: Sendable {
                             reply.finishReason = (reply.finishReason ?? "stop") + "; kept \(links.count) complete call\(links.count == 1 ? "" : "s")"
                         }
                     }
-                    // Asked again one call longer, the turn ran away, was cut or looped before its
-                    // longer chain closed: the calls the model had already made stand (the asked-again
-                    // turn of BFCL's `parallel_23` repeated "0" inside its first call's number, and the
-                    // response failed with its one valid call lost).
-                    // So does a longer chain, asked for below `chainThreshold`, whose added call brings
-                    // nothing new from the conversation (`AddedCallGrounding`).
                     if let shorter = shorterChain {
                         shorterChain = nil
-                        let calls: [ToolCallRequest] = parsed.flatMap { Step($0) }.map { if case .call(let calls) = $0 { calls } else { [] } } ?? []
-                        let reasons = shorter.checked && calls.count > shorter.links
-                            ? AddedCallGrounding.reasons(against: Array(calls[shorter.links...]), after: Array(calls[..<shorter.links]), in: Self.said(messages))
-                            : []
-                        if loop != nil || calls.count <= shorter.links || !reasons.isEmpty {
+                        if let reasons = Self.reasonsToKeep(shorter, over: parsed, looped: loop != nil, history: messages) {
                             parsed = shorter.parsed
                             loop = nil
                             salvaged = true
@@ -198,14 +188,22 @@ struct AgentLoop: Sendable {
         }
     }
 
-    /// What the user and the tools have said in `history`: where an added call's values must come from.
-    static func said(_ history: [HistoryEntry]) -> String {
-        history.filter {
-            switch $0.source {
-            case .prompt, .toolOutputs: true
-            default: false
-            }
-        }.map(\.message.content).joined(separator: "\n")
+    /// Why a turn asked again one call longer keeps the chain it had made before (`shorter`), or
+    /// `nil` when the longer chain stands; empty reasons when the longer one never closed. Asked
+    /// again, the turn ran away, was cut or looped before its longer chain closed: the calls the
+    /// model had already made stand (the asked-again turn of BFCL's `parallel_23` repeated "0"
+    /// inside its first call's number, and the response failed with its one valid call lost). So
+    /// do they when the turn was asked for below `chainThreshold` and its added call brings nothing
+    /// new from the conversation (`AddedCallGrounding`).
+    static func reasonsToKeep(
+        _ shorter: (parsed: GeneratedContent, links: Int, checked: Bool), over longer: GeneratedContent?, looped: Bool, history: [HistoryEntry]
+    ) -> [String]? {
+        let calls: [ToolCallRequest] = longer.flatMap { Step($0) }.map { if case .call(let calls) = $0 { calls } else { [] } } ?? []
+        if looped || calls.count <= shorter.links { return [] }
+        guard shorter.checked else { return nil }
+        let reasons = AddedCallGrounding.reasons(
+            against: Array(calls[shorter.links...]), after: Array(calls[..<shorter.links]), in: AddedCallGrounding.conversation(history))
+        return reasons.isEmpty ? nil : reasons
     }
 
     /// The messages the model reads of `history` this turn.

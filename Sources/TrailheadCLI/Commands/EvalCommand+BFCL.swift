@@ -29,7 +29,8 @@ extension EvalCommand {
         let sessionModel = Self.ownServer(for: model, folder: "bfcl-session")
         let peerModel = noPeers ? nil : Self.ownServer(for: model, folder: "bfcl-peers", contextSize: Self.peerContext, slots: 1)
         let endpointModel = serve ? Self.ownServer(for: model, folder: "bfcl-serve") : nil
-        for case let own as LocalModel in [sessionModel, endpointModel, peerModel] { await own.stop() }
+        let ownServers = [sessionModel, endpointModel, peerModel].compactMap { $0 as? LocalModel }
+        for own in ownServers { await own.stop() }
         var peers: String?
         if let peerModel { peers = try await Self.peerEndpoint(of: peerModel) }
         let worker = try BFCLWorker(home: CommonOptions.home(context: context), python: ModelAssets().cacheDirectory + "/venv/bin/python")
@@ -80,7 +81,7 @@ extension EvalCommand {
             context.stdout.line("model \(model.id), \(rates.description) (Trailhead's turns, as the server timed them); load average \(Self.loadAverage())")
         }
         // Only the managed local model gets servers of its own (`ownServer`); they end with the run.
-        for case let own as LocalModel in [sessionModel, endpointModel, peerModel] { await own.stop() }
+        for own in ownServers { await own.stop() }
         return .success
     }
 
@@ -125,11 +126,10 @@ extension EvalCommand {
     /// model gets a llama-server of its own for each (the same model in a run directory of its own,
     /// started cold, stopped when the run ends), so no agent finds another's prompt in a cache, nor
     /// one an earlier run left: each reads only what it sent itself, and the session's and
-    /// endpoint's times compare case by case, median against median. (The session once shared the
-    /// everyday server, whose host-memory prompt cache (`--cache-ram`, 8 GiB) still held the cases
-    /// of an evaluation two hours before: its prompts cost 1 token, the endpoint's all of theirs, and
-    /// the endpoint's median came out 1.2–3.2 times the session's.) Any other model is used as it is
-    /// (session and endpoint then alternate going first).
+    /// endpoint's times compare case by case, median against median (llama-server's host-memory
+    /// prompt cache keeps a server's earlier prompts for hours: docs/TOOL-CALLING.md has what a
+    /// shared or leftover server did to the medians). Any other model is used as it is (session and
+    /// endpoint then alternate going first).
     /// No idle shutdown: the peers' requests go to llama-server directly, never through
     /// `LocalModel`, so its watchdog saw 10 minutes without use and stopped their server mid-run
     /// (every peer request after it failed at once); a peer's conversation alone can outlast it too.

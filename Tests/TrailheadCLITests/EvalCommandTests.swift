@@ -1,6 +1,7 @@
 import Foundation
 import TrailheadModels
 import TrailheadSchema
+import TrailheadSupport
 import TrailheadTestSupport
 import XCTest
 
@@ -116,6 +117,55 @@ final class EvalCommandTests: XCTestCase {
             environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(other.status, 1, other.stdout + other.stderr)
         XCTAssertTrue(other.stderr.contains(#"holds the results of another run (instructions: "bfcl" in the file, "none" now)"#), other.stderr)
+    }
+
+    /// Ctrl-C during a case: the case's turns were cancelled, not wrong. The case is neither kept
+    /// nor counted (the table run kept one as "no call (CancellationError())" and its resumption
+    /// skipped it), the cases done are reported, and the command ends as an interrupted one (130).
+    func testACaseCtrlCCutShortIsNotKeptAndARunGivenTheFileDoesItAgain() throws {
+        let folder = try Scratch.newFolder()
+        let results = folder + "/results.jsonl", script = folder + "/turns.jsonl"
+        // The first case answers at once; the second waits a minute before it writes a word.
+        try [#"{"text":"{\"name\":\"calculate_triangle_area\",\"arguments\":{\"base\":10,\"height\":5}}"}"#,
+             #"{"text":"{\"answer\":\"No function here does that.\"}","delayMs":60000}"#]
+            .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let agent = try ChildProcess(
+            try BuildProducts.path("agent"),
+            ["eval", "--bfcl", "simple_python:1,irrelevance:1", "--model", "scripted:" + script, "--results", results, "--json"],
+            options: .init(
+                environment: ChildProcess.Options.environment(adding: AgentProcess.quiet.merging(["TRAILHEAD_HOME": home]) { $1 }),
+                standardOutput: .file(folder + "/stdout"), standardError: .file(folder + "/stderr"), grouping: .newGroup))
+        var ended: ProcessTermination?
+        defer {
+            if ended == nil {
+                agent.signal(SIGKILL, group: true)
+                _ = agent.wait()
+            }
+        }
+        func stderr() -> String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
+        try waitUntil("the first case is done and the second has begun", timeout: 120) { stderr().contains("[1/2] simple_python_0") }
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertTrue(agent.signal(SIGINT, group: true))
+        try waitUntil("the run ends", timeout: 30) {
+            ended = ChildProcess.termination(of: agent.pid)
+            return ended != nil
+        }
+        XCTAssertEqual(ended, .exited(status: 130), stderr())
+        XCTAssertTrue(stderr().contains("[2/2] irrelevance_0: interrupted; not counted nor kept"), stderr())
+        let report = try XCTUnwrap(try GeneratedContent(json: String(contentsOfFile: folder + "/stdout", encoding: .utf8))["results"]?.arrayValue)
+        XCTAssertEqual(report.compactMap { $0["id"]?.stringValue }, ["simple_python_0"], "only the case done is reported")
+        let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "the run, then the one case done: \(lines)")
+
+        // Given the file again, the run does the cut case (the script's turns, written again, start over).
+        try (GeneratedContent.string(#"{"answer":"No function here does that."}"#).jsonString + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let again = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1,irrelevance:1", "--model", "scripted:" + script, "--results", results, "--json"],
+            environment: ["TRAILHEAD_HOME": home])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        let second = try XCTUnwrap(try GeneratedContent(json: again.stdout)["results"]?.arrayValue)
+        XCTAssertEqual(second.compactMap { $0["id"]?.stringValue }, ["simple_python_0", "irrelevance_0"])
+        XCTAssertEqual(second.map { $0["valid"] }, [true, true], "\(second.map(\.jsonString))")
     }
 
     /// `--serve` with the peers on the managed local model: `agent serve` and the peers each get a

@@ -55,14 +55,24 @@ extension EvalCommand {
         }
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
-        // Ctrl-C stops after the case in progress; the cases done are reported (and kept, with --results).
-        for (number, item) in cases.enumerated() where !Task.isCancelled {
+        // Ctrl-C cuts the case in progress short: it is neither kept nor counted (its agents'
+        // turns were cancelled, not wrong), and a run given the same --results does it again. The
+        // cases done are reported, and the command ends as an interrupted one does (130).
+        var interrupted = false
+        for (number, item) in cases.enumerated() {
             if let done = kept?.done[item.id], let first = done.first {
                 results += done
                 rates.add(first.rates)
                 continue
             }
-            let answered = try await evaluation.evaluate(item, serveFirst: number % 2 == 1)
+            // The worker a case waits on (peers, checker) is stopped two seconds after the Ctrl-C (`runAsync`).
+            var answered: [BFCLEvaluation.CaseResult] = []
+            do { answered = try await evaluation.evaluate(item, serveFirst: number % 2 == 1) } catch { guard Task.isCancelled else { throw error } }
+            if Task.isCancelled {
+                interrupted = true
+                context.stderr.line("[\(number + 1)/\(cases.count)] \(item.id): interrupted; not counted\(kept == nil ? "" : " nor kept")")
+                break
+            }
             try kept?.append(case: item.id, answered)
             results += answered
             rates.add(answered[0].rates)
@@ -82,7 +92,7 @@ extension EvalCommand {
         }
         // Only the managed local model gets servers of its own (`ownServer`); they end with the run.
         for own in ownServers { await own.stop() }
-        return .success
+        return interrupted ? ExitCode(130) : .success
     }
 
     /// What makes this run the run a results file holds: every option that changes a result (not

@@ -19,7 +19,10 @@ public final class BFCLWorker: @unchecked Sendable {
             throw BFCLError("\(python) is missing: run `Scripts/setup-python.sh` (`make test` and `make bench` run it) to install BFCL's data and checker")
         }
         do {
-            process = try ChildProcess(python, [script], options: .init(standardInput: .pipe, standardOutput: .pipe, standardError: .inherit))
+            // A group of its own, out of the terminal's reach: a Ctrl-C cancels the evaluation,
+            // which then stops the worker itself (`interruptible`), mid-request or not.
+            process = try ChildProcess(
+                python, [script], options: .init(standardInput: .pipe, standardOutput: .pipe, standardError: .inherit, grouping: .newGroup, interruptible: true))
         } catch {
             throw BFCLError("cannot start the BFCL worker: \(error)")
         }

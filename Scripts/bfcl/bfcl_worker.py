@@ -26,7 +26,8 @@ executed for real by BFCL's own backends, one live instance per case and agent:
       -> {"results": [one string per call, as BFCL's executor returns it]}
   {"op": "peer_conversation", "id": ID, "mode": "native" | "text", "url", "model", "agent", ...}
       -> the peer driven through every turn as a framework drives it (calls executed, results sent
-         back as `tool` messages, at most BFCL's 20 steps a turn): {"turns": [[[calls of a step]]],
+         back as `tool` messages; past BFCL's 20 steps in a turn, ended as BFCL's runner ends it):
+         {"turns": [[[calls of a step]]] (fewer than the case's when forced to quit),
          "seconds", "prompt_tokens", "completion_tokens"}
   {"op": "score_conversation", "id": ID, "agent": NAME, "turns": [[[{"name", "arguments"}]]]}
       -> {"valid", "error", "kind", "turns_right", "turns"}: BFCL's `multi_turn_checker`, which replays
@@ -257,17 +258,21 @@ def op_execute(request):
 def op_peer_conversation(request):
     """A peer through the whole conversation, the way a framework drives a chat-completions server:
     the case's functions as `tools`, each reply's calls executed and sent back as `tool` messages
-    until a reply calls nothing (or BFCL's step limit), then the next user turn. Mode "native" reads
-    the calls the server parsed; "text" also reads calls out of the reply's text."""
+    until a reply calls nothing, then the next user turn. Mode "native" reads the calls the server
+    parsed; "text" also reads calls out of the reply's text. A turn that goes past BFCL's step limit
+    ends the conversation, as BFCL's own runner forces a model to quit (`base_handler`'s
+    `force_quit`): the turns come back fewer than the case's, which BFCL's checker fails whole
+    (`op_score_conversation`). Driven on through the limit, a peer repeating one call spent 20 steps
+    on each later turn too, on a context that grew past 12,000 tokens: half an hour a conversation."""
     case = cases[request["id"]]
     agent = request.get("agent") or "peer_" + request["mode"]
     messages = system_prompt(request, MULTI_TURN_INSTRUCTIONS)
-    turns, prompt_tokens, completion_tokens, error = [], 0, 0, None
+    turns, prompt_tokens, completion_tokens, error, forced = [], 0, 0, None, False
     started = time.monotonic()
     for question in case["question"]:
         messages += question
         steps = []
-        for _ in range(MAXIMUM_STEP_LIMIT):
+        while not forced:
             try:
                 message, usage = chat(request, messages, case["tools"])
             except (TimeoutError, urllib.error.URLError, ClientFailure) as failure:
@@ -292,20 +297,28 @@ def op_peer_conversation(request):
                                                       case["involved_classes"], agent, case["id"])
             messages += [{"role": "tool", "tool_call_id": ids[index], "content": result}
                          for index, result in enumerate(results)]
+            forced = len(steps) > MAXIMUM_STEP_LIMIT
         turns.append(steps)
-        if error:
+        if error or forced:
             break
-    while len(turns) < len(case["question"]):
+    while len(turns) < len(case["question"]) and not forced:
         turns.append([])
     return {"turns": turns, "seconds": time.monotonic() - started, "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens, "error": error}
 
 
 def op_score_conversation(request):
+    """Fewer turns than the case has are a conversation its runner forced to quit; BFCL's
+    `eval_runner` fails such an entry whole (`multi_turn:force_terminated`) without replaying it.
+    Its turns before the forced one are still counted in "turns_right"."""
     case = cases[request["id"]]
     turns = [[[call_string(call) for call in step] for step in turn] for turn in request.get("turns") or []]
-    while len(turns) < len(case["question"]):
-        turns.append([])
+    if len(turns) < len(case["question"]):
+        forced = len(turns) - 1
+        turns += [[] for _ in range(len(case["question"]) - len(turns))]
+        return {"valid": False, "kind": "multi_turn:force_terminated",
+                "error": f"forced to quit in turn {forced} after more than {MAXIMUM_STEP_LIMIT} steps",
+                "turns_right": min(forced, turns_right(turns, case, request["agent"])), "turns": len(answers[case["id"]])}
     verdict = multi_turn_checker(turns, answers[case["id"]], case, case["category"], request["agent"])
     return {"valid": bool(verdict["valid"]), "error": str(verdict.get("error_message", ""))[:300],
             "kind": verdict.get("error_type", ""),

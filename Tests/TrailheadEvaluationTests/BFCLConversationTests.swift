@@ -98,4 +98,26 @@ final class BFCLConversationTests: XCTestCase {
         XCTAssertEqual(result.turnsRight, 3, "\(result.kind): \(result.error)")
         XCTAssertEqual(result.turns, 4)
     }
+
+    /// A framework's loop past BFCL's step limit: BFCL's own runner forces the model to quit after
+    /// its 20th step in a turn and fails the whole entry (`multi_turn:force_terminated`); the peers
+    /// and `agent serve`'s client are driven the same way, not on through the later turns.
+    func testAPeerThatNeverStopsCallingIsForcedToQuitAsBFCLsRunnerDoes() throws {
+        let reply = #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","#
+            + #""function":{"name":"ls","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5}}"#
+        let server = try FakeHTTPServer { _, _ in [.send(FakeHTTPServer.head(type: "application/json") + reply)] }
+        defer { server.stop() }
+        let worker = try BFCLWorker(home: Checkout.root, python: ModelAssets().cacheDirectory + "/venv/bin/python")
+        let evaluation = BFCLEvaluation(worker: worker, model: ScriptedModel(outputs: []), peerEndpoint: nil, transcripts: nil)
+        let item = try XCTUnwrap(try evaluation.cases(["multi_turn_base"], limit: 1).first)
+        let result = try evaluation.drivenConversation(item, .native, server.baseURL)
+        XCTAssertEqual(server.requests.count, 21, "BFCL's 20 steps, and the one past them that forces the quit")
+        XCTAssertEqual(result.calls.count, 21)
+        XCTAssertFalse(result.valid)
+        XCTAssertEqual(result.kind, "multi_turn:force_terminated", result.error)
+        XCTAssertEqual(result.turnsRight, 0, "the first turn is the one forced")
+        XCTAssertEqual(result.turns, 4)
+        let second = try XCTUnwrap(item.turns.dropFirst().first)
+        XCTAssertFalse(server.requests.contains { $0.body.contains(GeneratedContent.string(second).jsonString.dropFirst().dropLast()) }, "no later turn was sent")
+    }
 }

@@ -263,7 +263,7 @@ def op_peer_conversation(request):
     ends the conversation, as BFCL's own runner forces a model to quit (`base_handler`'s
     `force_quit`): the turns come back fewer than the case's, which BFCL's checker fails whole
     (`op_score_conversation`). Driven on through the limit, a peer repeating one call spent 20 steps
-    on each later turn too, on a context that grew past 12,000 tokens: half an hour a conversation."""
+    on each later turn too, on a context that grew past 12,000 tokens (docs/TOOL-CALLING.md)."""
     case = cases[request["id"]]
     agent = request.get("agent") or "peer_" + request["mode"]
     messages = system_prompt(request, MULTI_TURN_INSTRUCTIONS)

@@ -117,6 +117,16 @@ final class EvalCommandTests: XCTestCase {
             environment: ["TRAILHEAD_HOME": home])
         XCTAssertEqual(other.status, 1, other.stdout + other.stderr)
         XCTAssertTrue(other.stderr.contains(#"holds the results of another run (instructions: "bfcl" in the file, "none" now)"#), other.stderr)
+
+        // Another BFCL worker (its peers, its checks): another run, though the options are the same.
+        let otherHome = folder + "/home"
+        try FileManager.default.createDirectory(atPath: otherHome + "/Scripts/bfcl", withIntermediateDirectories: true)
+        let worker = try String(contentsOfFile: home + "/Scripts/bfcl/bfcl_worker.py", encoding: .utf8)
+        try (worker + "\n# another version\n").write(toFile: otherHome + "/Scripts/bfcl/bfcl_worker.py", atomically: true, encoding: .utf8)
+        let edited = try AgentProcess.run(
+            ["eval", "--bfcl", "simple_python:1", "--model", try turns(), "--results", results], environment: ["TRAILHEAD_HOME": otherHome])
+        XCTAssertEqual(edited.status, 1, edited.stdout + edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("holds the results of another run (worker: "), edited.stderr)
     }
 
     /// Ctrl-C during a case: the case's turns were cancelled, not wrong. The case is neither kept
@@ -129,30 +139,16 @@ final class EvalCommandTests: XCTestCase {
         try [#"{"text":"{\"name\":\"calculate_triangle_area\",\"arguments\":{\"base\":10,\"height\":5}}"}"#,
              #"{"text":"{\"answer\":\"No function here does that.\"}","delayMs":60000}"#]
             .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
-        let agent = try ChildProcess(
-            try BuildProducts.path("agent"),
+        let agent = try AgentProcess.start(
             ["eval", "--bfcl", "simple_python:1,irrelevance:1", "--model", "scripted:" + script, "--results", results, "--json"],
-            options: .init(
-                environment: ChildProcess.Options.environment(adding: AgentProcess.quiet.merging(["TRAILHEAD_HOME": home]) { $1 }),
-                standardOutput: .file(folder + "/stdout"), standardError: .file(folder + "/stderr"), grouping: .newGroup))
-        var ended: ProcessTermination?
-        defer {
-            if ended == nil {
-                agent.signal(SIGKILL, group: true)
-                _ = agent.wait()
-            }
-        }
-        func stderr() -> String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
-        try waitUntil("the first case is done and the second has begun", timeout: 120) { stderr().contains("[1/2] simple_python_0") }
+            environment: ["TRAILHEAD_HOME": home], folder: folder)
+        try waitUntil("the first case is done and the second has begun", timeout: 120) { agent.stderr.contains("[1/2] simple_python_0") }
         Thread.sleep(forTimeInterval: 1)
-        XCTAssertTrue(agent.signal(SIGINT, group: true))
-        try waitUntil("the run ends", timeout: 30) {
-            ended = ChildProcess.termination(of: agent.pid)
-            return ended != nil
-        }
-        XCTAssertEqual(ended, .exited(status: 130), stderr())
-        XCTAssertTrue(stderr().contains("[2/2] irrelevance_0: interrupted; not counted nor kept"), stderr())
-        let report = try XCTUnwrap(try GeneratedContent(json: String(contentsOfFile: folder + "/stdout", encoding: .utf8))["results"]?.arrayValue)
+        XCTAssertTrue(agent.interrupt())
+        let ended = try agent.ended(within: 30)
+        XCTAssertEqual(ended, .exited(status: 130), agent.stderr)
+        XCTAssertTrue(agent.stderr.contains("[2/2] irrelevance_0: interrupted; not counted nor kept"), agent.stderr)
+        let report = try XCTUnwrap(try GeneratedContent(json: agent.stdout)["results"]?.arrayValue)
         XCTAssertEqual(report.compactMap { $0["id"]?.stringValue }, ["simple_python_0"], "only the case done is reported")
         let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 2, "the run, then the one case done: \(lines)")

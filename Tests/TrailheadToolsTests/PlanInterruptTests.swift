@@ -21,42 +21,30 @@ import TrailheadTestSupport
                      tools: fixtureTools))
         let script = try installation.script([#"{"name":"crash","arguments":{}}"#, #"{"name":"hang","arguments":{}}"#])
         let transcript = installation.root + "/run.jsonl"
-        let agent = try ChildProcess(
-            try BuildProducts.path("agent"), installation.planArguments(tools: "fixture", script: script, transcript: transcript),
-            options: .init(
-                environment: installation.agentEnvironment, standardOutput: .file(installation.root + "/stdout"),
-                standardError: .file(installation.root + "/stderr"), grouping: .newGroup))
-        var ended: ProcessTermination?
-        defer {
-            if ended == nil {
-                agent.signal(SIGKILL, group: true)
-                _ = agent.wait()
-            }
-        }
+        let agent = try AgentProcess.start(
+            installation.planArguments(tools: "fixture", script: script, transcript: transcript), environment: ["TRAILHEAD_HOME": installation.root],
+            folder: installation.root)
 
         // …when the restarted worker is busy with the hanging call…
         var workers: [ProcessEntry] = []
         try waitUntil("the restarted worker runs the hanging call", timeout: 120) {
             let text = (try? String(contentsOfFile: transcript, encoding: .utf8)) ?? ""
-            workers = ProcessEntry.all().filter { $0.parent == agent.pid && $0.name == "agent-tool-host" && !$0.isZombie }
+            workers = ProcessEntry.all().filter { $0.parent == agent.process.pid && $0.name == "agent-tool-host" && !$0.isZombie }
             return text.contains(#""tool":"hang""#) && text.contains(#""kind":"toolOutput""#) && workers.count == 1
         }
         let worker = try #require(workers.first)
         #expect(worker.ignoredSignals & (1 << UInt64(SIGINT - 1)) == 0, "the restarted worker does not ignore SIGINT")
         #expect(worker.caughtSignals & (1 << UInt64(SIGINT - 1)) == 0, "the restarted worker does not inherit the agent's SIGINT handler")
         #expect(worker.group == worker.pid, "the worker leads a process group of its own, out of the terminal's reach")
-        #expect(ProcessEntry.openFiles(of: agent.pid).contains(transcript), "the agent holds its transcript open")
+        #expect(ProcessEntry.openFiles(of: agent.process.pid).contains(transcript), "the agent holds its transcript open")
         #expect(!ProcessEntry.openFiles(of: worker.pid).contains(transcript), "the worker holds none of the agent's files")
 
         // …a Ctrl-C in the agent's terminal…
-        #expect(agent.signal(SIGINT, group: true))
-        try waitUntil("the agent ends", timeout: 60) {
-            ended = ChildProcess.termination(of: agent.pid)
-            return ended != nil
-        }
+        #expect(agent.interrupt())
+        let ended = try agent.ended(within: 60)
 
         // …and the plan ends cleanly: cancelled, said so, its transcript whole…
-        let stderr = try String(contentsOfFile: installation.root + "/stderr", encoding: .utf8)
+        let stderr = agent.stderr
         #expect(ended == .exited(status: 130), "\(stderr)")
         #expect(stderr.contains("agent: cancelled; transcript: \(transcript)"), "\(stderr)")
         let entries = try String(contentsOfFile: transcript, encoding: .utf8).split(separator: "\n").map { try GeneratedContent(json: String($0)) }

@@ -51,7 +51,7 @@ extension EvalCommand {
         for (category, limit) in limits { cases += try evaluation.cases([category], limit: limit) }
         try configureToolCount(&evaluation, categories: categories)
         var kept = try self.results.map { path in
-            try BFCLResultsFile(path: context.absolutePath(path), run: runIdentity(model: model, toolSearch: evaluation.toolSearch.mode))
+            try BFCLResultsFile(path: context.absolutePath(path), run: runIdentity(model: model, toolSearch: evaluation.toolSearch.mode, worker: worker))
         }
         var results: [BFCLEvaluation.CaseResult] = []
         var rates = BFCLEvaluation.ModelRates()
@@ -96,12 +96,13 @@ extension EvalCommand {
     }
 
     /// What makes this run the run a results file holds: every option that changes a result (not
-    /// which cases), the model, the experiment variables of `ToolDecision`, and the `agent` binary
-    /// itself (its sha256), so a resumed run is the same program throughout.
-    private func runIdentity(model: any LanguageModel, toolSearch: ToolSearch.Mode) -> GeneratedContent {
+    /// which cases), the model, the experiment variables of `ToolDecision`, the `agent` binary
+    /// itself and the BFCL worker's script (their sha256: the peers and the checks are the
+    /// script's), so a resumed run is the same programs throughout.
+    private func runIdentity(model: any LanguageModel, toolSearch: ToolSearch.Mode, worker: BFCLWorker) -> GeneratedContent {
         let binary = (try? SHA256.hex(ofFileAt: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return [
-            "model": .string(model.id), "agent": .string(binary), "peers": .bool(!noPeers), "serve": .bool(serve),
+            "model": .string(model.id), "agent": .string(binary), "worker": .string(worker.scriptSHA256), "peers": .bool(!noPeers), "serve": .bool(serve),
             "instructions": .string(instructions.rawValue), "history": .string(history.rawValue), "toolSearch": .string(toolSearch.rawValue),
             "searchPrompt": .bool(searchPrompt), "distractors": .number(Double(distractors ?? 0)),
             "toolDecision": .string("\(ToolDecision.fromEnvironment())"),

@@ -10,6 +10,8 @@ public final class BFCLWorker: @unchecked Sendable {
     private let process: ChildProcess
     private var lines: LineReader
     private let lock = NSLock()
+    /// The script's sha256: part of what makes a kept run the same run (its peers, its checks).
+    public let scriptSHA256: String
 
     /// Starts the worker with the cache's Python (`make bench` installs `bfcl-eval` there).
     public init(home: String, python: String) throws(BFCLError) {
@@ -18,6 +20,7 @@ public final class BFCLWorker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw BFCLError("\(python) is missing: run `Scripts/setup-python.sh` (`make test` and `make bench` run it) to install BFCL's data and checker")
         }
+        do { scriptSHA256 = try SHA256.hex(ofFileAt: script) } catch { throw BFCLError("cannot read \(script): \(error)") }
         do {
             // A group of its own, out of the terminal's reach: a Ctrl-C cancels the evaluation,
             // which then stops the worker itself (`interruptible`), mid-request or not.

@@ -68,7 +68,7 @@ final class TestInstallation: @unchecked Sendable {
 
     /// The environment the built `agent` runs in here.
     var agentEnvironment: [String: String] {
-        ChildProcess.Options.environment(adding: ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": "1", "TRAILHEAD_HOME": root])
+        ChildProcess.Options.environment(adding: AgentProcess.quiet.merging(["TRAILHEAD_HOME": root]) { $1 })
     }
 
     func registry(crashLimit: Int = 3) throws -> ToolRegistry {

@@ -149,6 +149,7 @@ public final class LanguageModelSession: Sendable {
         let presentation = ToolInstructions(calls: .one)
         listedTools = callable.map(\.name)
         toolListings = Dictionary(callable.map { ($0.name, presentation.describe($0)) }, uniquingKeysWith: { a, _ in a })
+        listing = presentation.listing(callable)
         searchIndex = ToolSearchIndex(callable.map { ToolSearchIndex.Document(name: $0.name, description: $0.description, parameters: $0.parameters) })
         state = Mutex(State())
     }
@@ -168,8 +169,10 @@ public final class LanguageModelSession: Sendable {
     let duplicateToolNames: [String]
     /// The tools the model has something to decide about (not those whose arguments are all fixed).
     let listedTools: [String]
-    /// Each of them as the instructions show it (`ToolInstructions`).
+    /// Each of them on its own, as a search shows it (`ToolInstructions.describe`).
     let toolListings: [String: String]
+    /// All of them as the instructions list them (`ToolInstructions.listing`: a shared opening once).
+    let listing: [String]
     /// Those tools for `searchTools`.
     let searchIndex: ToolSearchIndex
 
@@ -177,7 +180,7 @@ public final class LanguageModelSession: Sendable {
     func searchTool(_ configuration: Configuration, answering request: String = "") -> SessionTool? {
         let search = configuration.toolSearch
         let share = state.withLock { $0.toolListingShare }
-        guard search.applies(toolCount: listedTools.count, listing: listedTools.compactMap { toolListings[$0] }, listingShare: share) else { return nil }
+        guard search.applies(toolCount: listedTools.count, listing: listing, listingShare: share) else { return nil }
         return SessionTool(SearchToolsTool(index: searchIndex, listings: toolListings, limit: search.resultsPerSearch, request: request))
     }
 
@@ -193,7 +196,7 @@ public final class LanguageModelSession: Sendable {
             state.withLock({ $0.toolListingShare == nil && $0.conversation.isEmpty })
         else { return }
         guard let contextSize = await model.contextSize, contextSize > 0,
-            let tokens = try? await model.tokenCount(for: [.system(listedTools.compactMap { toolListings[$0] }.joined(separator: "\n"))])
+            let tokens = try? await model.tokenCount(for: [.system(listing.joined(separator: "\n"))])
         else { return }
         state.withLock { $0.toolListingShare = Double(tokens) / Double(contextSize) }
     }

@@ -168,6 +168,11 @@ public final class BackgroundWorker: Sendable {
             break
         }
         switch result {
+        case .failure(.store(let error)) where error.kind == .unavailable:
+            // The database went away (a restart) while the run read or wrote its session: the
+            // run is delayed, not failed. The lease lapses and an execution does it again from
+            // its checkpoints, as when the store is away at the lease's extension.
+            return
         case .failure(let failure):
             finish(claim, .failed, Self.failed(base, failure.description), event: "response.failed")
         case .success(let answer):
@@ -176,7 +181,9 @@ public final class BackgroundWorker: Sendable {
             do throws(SessionStoreError) { _ = try runs.extend(claim, leaseSeconds: configuration.leaseSeconds) } catch {
                 return  // fenced (another worker has the run), or the database is away: the lease lapses
             }
-            do throws(SessionStoreError) { try buffer.commit() } catch {
+            do throws(SessionStoreError) { try buffer.commit() } catch where error.kind == .unavailable {
+                return  // the database is away: the lease lapses and the run is done again
+            } catch {
                 // A conflict: another response continued the conversation meanwhile.
                 finish(claim, .failed, Self.failed(base, "session store: \(error.message)"), event: "response.failed")
                 return

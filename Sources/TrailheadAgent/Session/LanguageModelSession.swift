@@ -272,7 +272,7 @@ public final class LanguageModelSession: Sendable {
             lines.append(
                 "\(listedTools.count) more tools are not listed here: call \(search.name) with what the request asks to find the ones it needs, then call them.")
         } else {
-            lines += presentation.lines(for: listedTools.map { tools[$0]! })
+            lines += presentation.lines(listing: listing)
         }
         return lines.joined(separator: "\n")
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The sentences that neighbouring descriptions open with alike: an API's tools, each described
 /// as a member of the API first ("This tool belongs to the Gorilla file system. It is a simple
 /// file system that … Tool description: Move a file …"). `ToolInstructions` says such an opening
@@ -20,7 +18,8 @@ enum SharedOpening {
             var openings = sentenceOpenings(descriptions[start])
             var end = start + 1
             while end < descriptions.count {
-                let shared = openings.filter { opens(descriptions[end], with: $0) }
+                let theirs = Set(sentenceOpenings(descriptions[end]))
+                let shared = openings.filter(theirs.contains)
                 guard !shared.isEmpty else { break }
                 openings = shared
                 end += 1
@@ -42,20 +41,11 @@ enum SharedOpening {
         var index = text.startIndex
         while index < text.endIndex {
             let next = text.index(after: index)
-            if ".!?".contains(text[index]), next < text.endIndex, text[next].isWhitespace,
-                !text[next...].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            {
+            if ".!?".contains(text[index]), next < text.endIndex, text[next].isWhitespace, text[next...].contains(where: { !$0.isWhitespace }) {
                 openings.append(String(text[..<next]))
             }
             index = next
         }
         return openings
-    }
-
-    /// Whether `text` opens with `opening` as whole sentences and has more of its own after it.
-    static func opens(_ text: String, with opening: String) -> Bool {
-        guard text.hasPrefix(opening) else { return false }
-        let rest = text.dropFirst(opening.count)
-        return rest.first?.isWhitespace == true && !rest.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 }

@@ -30,9 +30,12 @@ struct ToolInstructions {
     var keys: StepSchema.Keys = StepSchema.keys
     var calls: Calls
 
-    func lines(for tools: [SessionTool]) -> [String] {
-        guard !tools.isEmpty else { return [] }
-        var lines = ["Tools:"] + listing(tools)
+    func lines(for tools: [SessionTool]) -> [String] { lines(listing: listing(tools)) }
+
+    /// The tools' lines as `listing` wrote them, under "Tools:", then the answer and how to call.
+    func lines(listing: [String]) -> [String] {
+        guard !listing.isEmpty else { return [] }
+        var lines = ["Tools:"] + listing
         // The answer listed as a choice beside the tools: on BFCL's `irrelevance` cases the 1.5B
         // model answered without a call in 30 of 90 with this line and 23 without it, with the other
         // categories unchanged (see docs/TOOL-CALLING.md).
@@ -73,7 +76,7 @@ struct ToolInstructions {
     /// The tool's line; `opening`, when given, is left out of the front of its description (the
     /// line before the tool's says it).
     func describe(_ tool: SessionTool, after opening: String = "") -> String {
-        let description = String(tool.description.dropFirst(opening.count)).trimmingCharacters(in: .whitespaces)
+        let description = opening.isEmpty ? tool.description : String(tool.description.dropFirst(opening.count)).trimmingCharacters(in: .whitespaces)
         let detail = tool.includesSchemaInInstructions ? .schemas : self.detail
         switch detail {
         case .names:
